@@ -1,0 +1,87 @@
+// Builds the HTTP application from its dependencies. Reads no environment: main.ts and the
+// tests hand it a config, a store and a hosting-platform client.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import { ApiError } from './errors.ts';
+import { parseJson, stringifyJson } from './json/exact-json.ts';
+import type { HostingApi } from './hosting/hosting-api.ts';
+import type { Store } from './storage/store.ts';
+import type { CredentialDeps } from './http/auth/principal.ts';
+import { sendError } from './http/error-handler.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { compileBodyValidator, compileParameterValidator } from './http/validators.ts';
+import { operationsRoutes } from './http/routes/operations.ts';
+import { adminKeyRoutes } from './http/routes/admin-keys.ts';
+import { adminRepoRoutes } from './http/routes/admin-repos.ts';
+import { scopeRoutes } from './http/routes/scopes.ts';
+import { productRoutes } from './http/routes/products.ts';
+import { logRoutes } from './http/routes/logs.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+export const INGESTION_BODY_LIMIT = 10 * 1024 * 1024;
+
+export interface AppDeps {
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
+  store: Store;
+  hosting: HostingApi;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function createServer(config: AppDeps['config']) {
+  return Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-hub-signature-256"]'],
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: true,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Long enough for any valid identifier, so an over-long one is a 422 naming it, not a 414.
+    routerOptions: { maxParamLength: 512 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+function installCodecs(app: FastifyInstance): void {
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? compileBodyValidator(schema) : compileParameterValidator(schema)));
+  // Response schemas document the API; bodies are written by our own serializer so 64-bit
+  // integers (bigint) come out exact.
+  app.setSerializerCompiler(() => (data) => stringifyJson(data));
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJson(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = createServer(deps.config);
+  installCodecs(app);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
+
+  const metrics = registerMetrics(app);
+  await registerOpenApi(app);
+  const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
+  operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
+  await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
+  await app.register(adminRepoRoutes, { auth, store: deps.store });
+  await app.register(scopeRoutes, { auth });
+  await app.register(productRoutes, { auth });
+  await app.register(logRoutes, { auth });
+  return app;
+}

@@ -1,0 +1,80 @@
+// The only reader of process.env: every setting of DESIGN.md §1, validated once and frozen.
+// A bad value throws ConfigError, whose message is the one line start-up prints.
+
+export class ConfigError extends Error {}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly serviceToken: string | undefined;
+  readonly webhookSecret: string | undefined;
+  readonly hostingApiUrl: string;
+  readonly publicUrl: string | undefined;
+  readonly retentionDays: number;
+  readonly logLevel: LogLevel;
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol.slice(0, -1))) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol.slice(0, -1)}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function secret(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError(`${name} must be at least 16 characters with no white space`);
+  }
+  return raw;
+}
+
+function logLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  if (/\s/.test(host)) throw new ConfigError(`HOST must be a host name or address, got "${host}"`);
+  return Object.freeze({
+    host,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: env.SWITCHYARD_DATA_DIR || './data',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
+    webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
+    hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',
+    publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),
+    retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
+    logLevel: logLevel(env),
+  });
+}

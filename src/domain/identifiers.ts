@@ -1,0 +1,13 @@
+// Path identifiers of spec §2.1, shared by every route.
+import { Type } from '@sinclair/typebox';
+import { Int64 } from './int64.ts';
+
+export const Owner = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-zA-Z0-9\\-]+$', description: 'Owner login' });
+export const RepositoryName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\w\\-\\.]+$', description: 'Repository name' });
+export const Sha = Type.String({ pattern: '^[0-9a-fA-F]{40}$', description: 'Commit sha (either case)' });
+export const PullNumber = Int64({ description: 'Pull request number' });
+
+export const OwnerParams = Type.Object({ owner: Owner });
+export const RepoParams = Type.Object({ owner: Owner, repository: RepositoryName });
+export const PullParams = Type.Object({ owner: Owner, repository: RepositoryName, number: PullNumber });
+export const CommitParams = Type.Object({ owner: Owner, repository: RepositoryName, sha: Sha });

@@ -1,0 +1,55 @@
+// The one catalogue of errors Switchyard answers with (DESIGN.md §2). Code anywhere throws
+// `new ApiError(code)`; src/http/error-handler.ts is the one renderer. docs/errors.md lists the
+// same codes, and a test keeps the two in line.
+import type { ValidationIssue } from './http/validators.ts';
+
+export const errorCatalogue = {
+  missing_credential: { status: 403, detail: 'Send a credential in the Authorization header as "Bearer <token>".' },
+  invalid_credential: { status: 403, detail: 'The credential is unknown or has been revoked.' },
+  scheme_not_accepted: { status: 403, detail: 'This endpoint does not accept this kind of credential.' },
+  insufficient_rights: { status: 403, detail: 'The credential has no rights on this owner or repository.' },
+  bad_signature: { status: 403, detail: 'The webhook signature is missing or does not match the shared secret.' },
+  repository_not_found: { status: 404, detail: 'Repository not found' },
+  pull_request_not_found: { status: 404, detail: 'Pull request not found' },
+  scope_report_not_found: { status: 404, detail: 'No scope report is stored for this commit.' },
+  key_not_found: { status: 404, detail: 'Application key not found' },
+  route_not_found: { status: 404, detail: 'No such endpoint.' },
+  pull_request_closed: { status: 409, detail: 'The pull request is closed or merged; scope reports by number are refused.' },
+  payload_too_large: { status: 413, detail: 'The request body is larger than this endpoint accepts.' },
+  unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },
+  validation_failed: { status: 422, detail: 'The request is invalid.' },
+  not_implemented: { status: 501, detail: 'This endpoint is not implemented yet.' },
+  storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
+  hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },
+  internal_error: { status: 500, detail: 'Internal error; it has been logged.' },
+} as const satisfies Record<string, { status: number; detail: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Seconds a client should wait after a 503. */
+export const RETRY_AFTER_SECONDS = 5;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly detail: string;
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+  ) {
+    const entry = errorCatalogue[code];
+    super(detail ?? entry.detail);
+    this.status = entry.status;
+    this.detail = detail ?? entry.detail;
+  }
+}
+
+/** A 422 whose detail is the list of every invalid value. */
+export class ValidationError extends ApiError {
+  constructor(readonly issues: ValidationIssue[]) {
+    super('validation_failed');
+  }
+}
+
+export function validationError(loc: (string | number)[], msg: string, type: string): ValidationError {
+  return new ValidationError([{ loc, msg, type }]);
+}

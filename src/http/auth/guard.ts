@@ -1,0 +1,62 @@
+// Route guards: which credentials an endpoint accepts and what rights they need (DESIGN.md §3).
+// Identification runs on request, before validation, so a caller without a credential learns
+// nothing about the input; rights run after validation, against the validated path.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import { bearerToken, identify, type CredentialDeps, type CredentialKind, type Principal } from './principal.ts';
+
+export type Rights = 'service' | 'ci' | 'repo_read' | 'repo_admin' | 'owner_admin';
+
+const ACCEPTS: Record<Rights, readonly CredentialKind[]> = {
+  service: ['service'],
+  ci: ['service', 'ci_key'],
+  repo_read: ['service', 'admin_key', 'hosting'],
+  repo_admin: ['service', 'admin_key', 'hosting'],
+  owner_admin: ['service', 'admin_key', 'hosting'],
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+interface OwnerPath {
+  owner?: string;
+  repository?: string;
+}
+
+async function hostingAllows(deps: CredentialDeps, principal: Extract<Principal, { kind: 'hosting' }>, rights: Rights, path: OwnerPath): Promise<boolean> {
+  const owner = path.owner ?? '';
+  if (rights === 'owner_admin') {
+    if (owner.toLowerCase() === principal.user.login.toLowerCase()) return true;
+    return deps.hosting.isOrganisationAdmin(principal.token, owner, principal.user.login);
+  }
+  const permissions = await deps.hosting.repositoryPermissions(principal.token, owner, path.repository ?? '');
+  return rights === 'repo_admin' ? permissions?.admin === true : permissions?.pull === true;
+}
+
+async function allows(deps: CredentialDeps, principal: Principal, rights: Rights, path: OwnerPath): Promise<boolean> {
+  switch (principal.kind) {
+    case 'service':
+      return true;
+    case 'admin_key':
+    case 'ci_key':
+      return path.owner !== undefined && principal.key.owner.toLowerCase() === path.owner.toLowerCase();
+    case 'hosting':
+      return hostingAllows(deps, principal, rights, path);
+  }
+}
+
+export function guard(deps: CredentialDeps, rights: Rights) {
+  return {
+    onRequest: async (request: FastifyRequest, _reply: FastifyReply) => {
+      request.principal = await identify(bearerToken(request.headers.authorization), deps, ACCEPTS[rights]);
+    },
+    preHandler: async (request: FastifyRequest, _reply: FastifyReply) => {
+      const principal = request.principal;
+      if (!principal) throw new ApiError('missing_credential');
+      if (!(await allows(deps, principal, rights, request.params as OwnerPath))) throw new ApiError('insufficient_rights');
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Admin API for repositories and pull request state (DESIGN.md §4), for platforms whose
+// webhooks do not reach Switchyard.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiError } from '../../errors.ts';
+import { PullParams, RepoParams, Sha } from '../../domain/identifiers.ts';
+import { StringEnum } from '../../domain/schema-primitives.ts';
+import type { Store } from '../../storage/store.ts';
+import { registerRepository } from '../../services/register-repository.ts';
+import type { CredentialDeps } from '../auth/principal.ts';
+import { guard } from '../auth/guard.ts';
+import { security } from '../openapi.ts';
+import { errorResponses, NoContent } from './schemas.ts';
+
+const RepositoryBody = Type.Object({
+  owner: Type.String(),
+  repository: Type.String(),
+  full_name: Type.String(),
+  products: Type.Array(Type.String()),
+});
+
+export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; store: Store }> = async (app, { auth, store }) => {
+  const onlyService = guard(auth, 'service');
+  const tags = ['admin'];
+
+  app.put('/v1/admin/repos/:owner/:repository', {
+    ...onlyService,
+    schema: {
+      tags,
+      summary: "Register a repository (it starts with its owner's default products)",
+      security: security('ServiceTokenBearerAuth'),
+      params: RepoParams,
+      response: { 201: RepositoryBody, 204: NoContent, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { repository, created } = await registerRepository(store, request.params.owner, request.params.repository);
+    if (!created) return reply.code(204).send(null);
+    return reply.code(201).send({
+      owner: repository.owner,
+      repository: repository.name,
+      full_name: `${repository.owner}/${repository.name}`,
+      products: repository.products,
+    });
+  });
+
+  app.put('/v1/admin/repos/:owner/:repository/pulls/:number', {
+    ...onlyService,
+    schema: {
+      tags,
+      summary: "Record a pull request's state",
+      security: security('ServiceTokenBearerAuth'),
+      params: PullParams,
+      body: Type.Object(
+        {
+          state: StringEnum(['open', 'closed', 'merged'] as const),
+          head_sha: Type.Optional(Sha),
+          base_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 204: NoContent, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { owner, repository, number } = request.params;
+    const repo = await store.repositories.find(owner, repository);
+    if (!repo) throw new ApiError('repository_not_found');
+    const { state, head_sha, base_ref } = request.body;
+    await store.pullRequests.upsert(store.db, repo.id, { number, state, headSha: head_sha?.toLowerCase() ?? null, baseRef: base_ref ?? null });
+    return reply.code(204).send(null);
+  });
+};

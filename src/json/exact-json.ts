@@ -1,0 +1,173 @@
+// Strict JSON for request bodies and stored documents: integers beyond 2^53 stay exact (as
+// bigint), duplicate keys are refused, and nesting is bounded so no body can exhaust the stack.
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(`${message} at position ${position}`);
+  }
+}
+
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+const MAX_DEPTH = 128;
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+class Parser {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  parseDocument(): JsonValue {
+    const value = this.value(0);
+    this.skipSpace();
+    if (this.pos !== this.text.length) this.fail('Unexpected data after the JSON value');
+    return value;
+  }
+
+  private fail(message: string): never {
+    throw new JsonSyntaxError(message, this.pos);
+  }
+
+  private skipSpace(): void {
+    const t = this.text;
+    let c = t.charCodeAt(this.pos);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++this.pos);
+  }
+
+  private value(depth: number): JsonValue {
+    if (depth > MAX_DEPTH) this.fail('JSON nested too deeply');
+    this.skipSpace();
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 123) return this.object(depth + 1);
+    if (c === 91) return this.array(depth + 1);
+    if (c === 34) return this.string();
+    if (c === 116) return this.literal('true', true);
+    if (c === 102) return this.literal('false', false);
+    if (c === 110) return this.literal('null', null);
+    if (c === 45 || (c >= 48 && c <= 57)) return this.number();
+    return this.fail(Number.isNaN(c) ? 'Unexpected end of JSON' : 'Unexpected character');
+  }
+
+  private literal<T extends JsonValue>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail('Unexpected character');
+    this.pos += word.length;
+    return value;
+  }
+
+  private number(): number | bigint {
+    NUMBER.lastIndex = this.pos;
+    const match = NUMBER.exec(this.text);
+    if (!match) return this.fail('Invalid number');
+    this.pos = NUMBER.lastIndex;
+    const literal = match[0];
+    const isInteger = match[1] === undefined && match[2] === undefined;
+    if (isInteger && literal.length > 15) {
+      const exact = BigInt(literal);
+      if (exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) return exact;
+    }
+    return Number(literal);
+  }
+
+  private string(): string {
+    const t = this.text;
+    const start = ++this.pos;
+    let escaped = false;
+    for (;;) {
+      const c = t.charCodeAt(this.pos);
+      if (c === 34) break;
+      if (Number.isNaN(c)) this.fail('Unterminated string');
+      if (c < 32) this.fail('Control character in string');
+      if (c === 92) {
+        escaped = true;
+        this.pos++;
+      }
+      this.pos++;
+    }
+    const raw = t.slice(start, this.pos++);
+    if (!escaped) return raw;
+    try {
+      return JSON.parse(`"${raw}"`) as string;
+    } catch {
+      return this.fail('Invalid escape in string');
+    }
+  }
+
+  private array(depth: number): JsonValue[] {
+    this.pos++;
+    const out: JsonValue[] = [];
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) === 93) {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.value(depth));
+      this.skipSpace();
+      const c = this.text.charCodeAt(this.pos++);
+      if (c === 93) return out;
+      if (c !== 44) this.fail("Expected ',' or ']'");
+    }
+  }
+
+  private object(depth: number): { [key: string]: JsonValue } {
+    this.pos++;
+    const out: { [key: string]: JsonValue } = {};
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) === 125) {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (this.text.charCodeAt(this.pos) !== 34) this.fail('Expected a property name');
+      const keyAt = this.pos;
+      const key = this.string();
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw new JsonSyntaxError(`Duplicate key "${key}"`, keyAt);
+      this.skipSpace();
+      if (this.text.charCodeAt(this.pos++) !== 58) this.fail("Expected ':'");
+      // defineProperty, so a "__proto__" key is data and never a prototype change.
+      Object.defineProperty(out, key, { value: this.value(depth), enumerable: true, writable: true, configurable: true });
+      this.skipSpace();
+      const c = this.text.charCodeAt(this.pos++);
+      if (c === 125) return out;
+      if (c !== 44) this.fail("Expected ',' or '}'");
+    }
+  }
+}
+
+export function parseJson(text: string): JsonValue {
+  return new Parser(text).parseDocument();
+}
+
+/** JSON.stringify that writes bigint as an exact JSON integer and skips undefined properties. */
+export function stringifyJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value instanceof Date) return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(stringifyJson).join(',')}]`;
+      return stringifyObject(value as Record<string, unknown>);
+    default:
+      return 'null';
+  }
+}
+
+function stringifyObject(value: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (item === undefined || typeof item === 'function') continue;
+    parts.push(`${JSON.stringify(key)}:${stringifyJson(item)}`);
+  }
+  return `{${parts.join(',')}}`;
+}

@@ -1,0 +1,99 @@
+// Row types of the schema in migrations/, as both drivers return them (drivers/ normalises):
+// int8 arrives as a decimal string, json as its raw text, timestamptz as Date.
+import type { ColumnType, Generated } from 'kysely';
+
+type Int8 = ColumnType<string, string | bigint | number, string | bigint | number>;
+type Serial = ColumnType<string, never, never>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface RepositoriesTable {
+  id: Generated<string>;
+  owner: string;
+  name: string;
+  owner_key: string;
+  name_key: string;
+  products: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+}
+
+export interface ApplicationKeysTable {
+  id: string;
+  owner: string;
+  owner_key: string;
+  scope: 'admin' | 'ci';
+  name: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface DefaultProductsTable {
+  owner_key: string;
+  owner: string;
+  products: string[];
+  updated_at: Timestamp;
+}
+
+export interface PullRequestsTable {
+  repository_id: Int8;
+  number: Int8;
+  state: 'open' | 'closed' | 'merged';
+  head_sha: string | null;
+  base_ref: string | null;
+  head_seq: ColumnType<string, Int8 | undefined, Int8>;
+  updated_at: Timestamp;
+}
+
+export interface ScopeReportColumns {
+  repository_id: Int8;
+  scopes: string[];
+  all_scopes: boolean;
+  seq: Int8;
+  reported_at: Timestamp;
+}
+
+export interface CommitScopeReportsTable extends ScopeReportColumns {
+  sha: string;
+}
+
+export interface PullScopeReportsTable extends ScopeReportColumns {
+  number: Int8;
+}
+
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  received_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: Serial;
+  repository_id: Int8;
+  received_at: Timestamp;
+  type: string;
+  outcome: string;
+  trigger: string;
+  pull_request: ColumnType<string | null, string | bigint | null, string | bigint | null>;
+  base_ref: string | null;
+  batch_pull_request: ColumnType<string | null, string | bigint | null, string | bigint | null>;
+  batch_id: string | null;
+  idempotency_key: string | null;
+  metadata: string;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Timestamp;
+}
+
+export interface Database {
+  repositories: RepositoriesTable;
+  application_keys: ApplicationKeysTable;
+  default_products: DefaultProductsTable;
+  pull_requests: PullRequestsTable;
+  commit_scope_reports: CommitScopeReportsTable;
+  pull_scope_reports: PullScopeReportsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  events: EventsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,53 @@
+// Application keys: created with their hash, listed without it, revoked by date.
+import type { Kysely } from 'kysely';
+import type { Database } from '../database.ts';
+import type { KeyScope } from '../../domain/application-key.ts';
+
+export interface ApplicationKey {
+  id: string;
+  owner: string;
+  scope: KeyScope;
+  name: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+const columns = ['id', 'owner', 'scope', 'name', 'created_at', 'revoked_at'] as const;
+
+function toKey(row: { id: string; owner: string; scope: KeyScope; name: string; created_at: Date; revoked_at: Date | null }): ApplicationKey {
+  return { id: row.id, owner: row.owner, scope: row.scope, name: row.name, createdAt: row.created_at, revokedAt: row.revoked_at };
+}
+
+export class ApplicationKeyQueries {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(key: { id: string; owner: string; scope: KeyScope; name: string; secretHash: string }): Promise<ApplicationKey> {
+    const row = await this.db
+      .insertInto('application_keys')
+      .values({ id: key.id, owner: key.owner, owner_key: key.owner.toLowerCase(), scope: key.scope, name: key.name, secret_hash: key.secretHash })
+      .returning(columns)
+      .executeTakeFirstOrThrow();
+    return toKey(row);
+  }
+
+  async findBySecretHash(secretHash: string): Promise<ApplicationKey | undefined> {
+    const row = await this.db.selectFrom('application_keys').select(columns).where('secret_hash', '=', secretHash).executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async list(owner: string | undefined): Promise<ApplicationKey[]> {
+    let query = this.db.selectFrom('application_keys').select(columns).orderBy('created_at').orderBy('id');
+    if (owner !== undefined) query = query.where('owner_key', '=', owner.toLowerCase());
+    return (await query.execute()).map(toKey);
+  }
+
+  /** Marks a key revoked; false when no such key. Revoking twice keeps the first date. */
+  async revoke(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('application_keys')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}

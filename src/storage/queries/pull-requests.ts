@@ -1,0 +1,55 @@
+// Pull request state as the hosting platform reports it (webhooks or the admin API).
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../database.ts';
+
+export type PullRequestState = 'open' | 'closed' | 'merged';
+
+export interface PullRequest {
+  number: bigint;
+  state: PullRequestState;
+  headSha: string | null;
+  baseRef: string | null;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export class PullRequestQueries {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(repositoryId: string, number: bigint, db: Db = this.db): Promise<PullRequest | undefined> {
+    const row = await db
+      .selectFrom('pull_requests')
+      .select(['number', 'state', 'head_sha', 'base_ref'])
+      .where('repository_id', '=', repositoryId)
+      .where('number', '=', number.toString())
+      .executeTakeFirst();
+    return row && { number: BigInt(row.number), state: row.state, headSha: row.head_sha, baseRef: row.base_ref };
+  }
+
+  /**
+   * Records a pull request's state. A new head takes a fresh arrival number, which is what
+   * orders head moves against scope reports; an unchanged head keeps its number.
+   */
+  async upsert(db: Db, repositoryId: string, pull: PullRequest): Promise<void> {
+    await db
+      .insertInto('pull_requests')
+      .values({
+        repository_id: repositoryId,
+        number: pull.number.toString(),
+        state: pull.state,
+        head_sha: pull.headSha,
+        base_ref: pull.baseRef,
+      })
+      .onConflict((oc) =>
+        oc.columns(['repository_id', 'number']).doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          head_sha: sql<string | null>`coalesce(excluded.head_sha, pull_requests.head_sha)`,
+          base_ref: sql<string | null>`coalesce(excluded.base_ref, pull_requests.base_ref)`,
+          head_seq: sql<string>`CASE WHEN excluded.head_sha IS DISTINCT FROM pull_requests.head_sha AND excluded.head_sha IS NOT NULL
+            THEN excluded.head_seq ELSE pull_requests.head_seq END`,
+          updated_at: sql<Date>`now()`,
+        })),
+      )
+      .execute();
+  }
+}

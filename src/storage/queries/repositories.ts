@@ -1,0 +1,53 @@
+// Registered repositories, found by owner and name without regard to case.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../database.ts';
+
+export interface Repository {
+  id: string;
+  owner: string;
+  name: string;
+  products: string[];
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export class RepositoryQueries {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(owner: string, name: string, db: Db = this.db): Promise<Repository | undefined> {
+    return db
+      .selectFrom('repositories')
+      .select(['id', 'owner', 'name', 'products'])
+      .where('owner_key', '=', owner.toLowerCase())
+      .where('name_key', '=', name.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** Locks the repository row for the rest of the transaction. */
+  async findForUpdate(trx: Transaction<Database>, owner: string, name: string): Promise<Repository | undefined> {
+    return trx
+      .selectFrom('repositories')
+      .select(['id', 'owner', 'name', 'products'])
+      .where('owner_key', '=', owner.toLowerCase())
+      .where('name_key', '=', name.toLowerCase())
+      .forUpdate()
+      .executeTakeFirst();
+  }
+
+  /**
+   * Registers a repository with its initial products; returns it with `created` false when it
+   * was already known (then nothing changes). Concurrent registrations create it once.
+   */
+  async register(trx: Transaction<Database>, owner: string, name: string, products: string[]): Promise<{ repository: Repository; created: boolean }> {
+    const inserted = await trx
+      .insertInto('repositories')
+      .values({ owner, name, owner_key: owner.toLowerCase(), name_key: name.toLowerCase(), products })
+      .onConflict((oc) => oc.constraint('repositories_name_unique').doNothing())
+      .returning(['id', 'owner', 'name', 'products'])
+      .executeTakeFirst();
+    if (inserted) return { repository: inserted, created: true };
+    const existing = await this.find(owner, name, trx);
+    if (!existing) throw new Error('repository vanished during registration');
+    return { repository: existing, created: false };
+  }
+}

@@ -1,0 +1,20 @@
+// Turns driver failures that mean "the database is not reachable right now" into the
+// catalogued 503; every other driver error stays what it is (a bug, rendered as 500).
+import { ApiError } from '../errors.ts';
+import { DatabaseUnavailableError } from './drivers/database-errors.ts';
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300', '57014']);
+const UNREACHABLE_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /connection error/i, /not queryable/i, /Connection closed/i, /the database system is (starting up|shutting down)/i, /worker (exited|crashed|is closed)/i, /store is closed/i, /query read timeout/i];
+
+export function isStorageUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (error instanceof AggregateError) return error.errors.some(isStorageUnavailable);
+  return UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message));
+}
+
+export function toStorageError(error: unknown): unknown {
+  return isStorageUnavailable(error) ? new ApiError('storage_unavailable') : error;
+}

@@ -1,0 +1,93 @@
+// The real process, started as `npm start` starts it: a newcomer's first run (generated
+// service token → application key → authenticated answer), a bad setting stopping start-up
+// with one line, and SIGTERM closing cleanly.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startSwitchyard(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the switchyard process', () => {
+  const dirs: string[] = [];
+  after(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('first run on the embedded store: generated token, a key, an authenticated answer, clean SIGTERM', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'switchyard-data-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const run = startSwitchyard({ PORT: String(port), SWITCHYARD_DATA_DIR: dataDir });
+    try {
+      await waitFor(() => run.output().includes('switchyard ready'), 'start-up');
+      const tokenFile = join(dataDir, 'service-token');
+      assert.equal((await stat(tokenFile)).mode & 0o777, 0o600);
+      const token = (await readFile(tokenFile, 'utf8')).trim();
+      assert.ok(!run.output().includes(token), 'the token is never logged');
+
+      const base = `http://127.0.0.1:${port}`;
+      const created = await fetch(`${base}/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ owner: 'acme', scope: 'admin', name: 'first key' }),
+      });
+      assert.equal(created.status, 201);
+      const { key } = (await created.json()) as { key: string };
+      assert.match(key, /^swy_/);
+      const answer = await fetch(`${base}/v1/default_products/acme`, { headers: { authorization: `Bearer ${key}` } });
+      assert.notEqual(answer.status, 403);
+      assert.ok(!run.output().includes(key), 'keys are never logged');
+      assert.match(run.output(), /"reqId"/, 'logs are JSON lines with a request id');
+
+      run.child.kill('SIGTERM');
+      assert.equal(await run.exited, 0);
+      assert.match(run.output(), /shutting down/);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['SWITCHYARD_RETENTION_DAYS', '0'], ['LOG_LEVEL', 'loud'], ['SWITCHYARD_SERVICE_TOKEN', 'short']] as const) {
+    test(`a bad ${name} stops start-up with one clear line`, async () => {
+      const run = startSwitchyard({ [name]: value, SWITCHYARD_DATA_DIR: 'memory://' });
+      assert.equal(await run.exited, 2);
+      const lines = run.output().trim().split('\n');
+      assert.equal(lines.length, 1, run.output());
+      assert.match(lines[0]!, new RegExp(`configuration error: ${name}`));
+    });
+  }
+});

@@ -1,0 +1,69 @@
+// Starts Switchyard on loopback over a test store, with a fake hosting API beside it.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { HostingApi } from '../../src/hosting/hosting-api.ts';
+import type { Backend, Store } from '../../src/storage/store.ts';
+import { openTestStore } from './backends.ts';
+import { FakeHosting } from './fake-hosting.ts';
+
+export const SERVICE_TOKEN = 'test-service-token-0123456789';
+export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  hosting: FakeHosting;
+  baseUrl: string;
+  /** fetch against the app, with JSON helpers */
+  request(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
+export async function startTestApp(backend: Backend, given?: Store): Promise<TestApp> {
+  const hosting = await new FakeHosting().start();
+  const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
+  const app = await buildApp({
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: undefined, logLevel: 'silent' },
+    store,
+    hosting: new HostingApi(hosting.url),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    app,
+    store,
+    hosting,
+    baseUrl,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const token = options.token === undefined ? SERVICE_TOKEN : options.token;
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      const response = await fetch(baseUrl + path, { method, headers, body });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    async close() {
+      await app.close();
+      await dispose();
+      await hosting.stop();
+    },
+  };
+}
