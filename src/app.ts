@@ -19,6 +19,7 @@ import { adminRepoRoutes } from './http/routes/admin-repos.ts';
 import { scopeRoutes } from './http/routes/scopes.ts';
 import { productRoutes } from './http/routes/products.ts';
 import { logRoutes } from './http/routes/logs.ts';
+import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 export const INGESTION_BODY_LIMIT = 10 * 1024 * 1024;
@@ -83,5 +84,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scopeRoutes, { auth });
   await app.register(productRoutes, { auth });
   await app.register(logRoutes, { auth });
+  await app.register(logAggregateRoutes, { auth });
   return app;
 }

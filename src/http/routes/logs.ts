@@ -1,4 +1,4 @@
-// Activity log (spec §4.4). Until issues #6 and #7 land they authenticate, validate and answer 501.
+// Activity log listing (spec §4.4). Until issue #6 lands it authenticates, validates and answers 501.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.ts';
 import { RepoParams } from '../../domain/identifiers.ts';
@@ -8,11 +8,16 @@ import { security } from '../openapi.ts';
 import { errorResponses } from './schemas.ts';
 
 export const logRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps }> = async (app, { auth }) => {
-  const read = guard(auth, 'repo_read');
-  const common = { tags: ['activity log'], security: security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth'), params: RepoParams, response: errorResponses };
-  const notImplemented = async () => {
+  app.get('/v1/repos/:owner/:repository/logs', {
+    ...guard(auth, 'repo_read'),
+    schema: {
+      tags: ['activity log'],
+      summary: 'List the activity log',
+      security: security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth'),
+      params: RepoParams,
+      response: errorResponses,
+    },
+  }, async () => {
     throw new ApiError('not_implemented');
-  };
-  app.get('/v1/repos/:owner/:repository/logs', { ...read, schema: { ...common, summary: 'List the activity log' } }, notImplemented);
-  app.get('/v1/repos/:owner/:repository/logs/aggregate', { ...read, schema: { ...common, summary: 'Aggregate the activity log' } }, notImplemented);
+  });
 };
