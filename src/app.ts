@@ -20,9 +20,9 @@ import { scopeRoutes } from './http/routes/scopes.ts';
 import { productRoutes } from './http/routes/products.ts';
 import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
+import { ingestRoutes } from './http/routes/ingest.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
-export const INGESTION_BODY_LIMIT = 10 * 1024 * 1024;
 
 export interface AppDeps {
   config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
@@ -85,5 +85,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(productRoutes, { auth });
   await app.register(logRoutes, { auth });
   await app.register(logAggregateRoutes, { auth });
+  await app.register(ingestRoutes, { auth, store: deps.store });
   return app;
 }

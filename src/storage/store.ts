@@ -5,6 +5,7 @@ import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import { ApplicationKeyQueries } from './queries/application-keys.ts';
 import { DefaultProductQueries } from './queries/default-products.ts';
+import { EventQueries } from './queries/events.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { createPgliteDialect } from './drivers/pglite-dialect.ts';
@@ -19,6 +20,7 @@ export interface Store {
   readonly repositories: RepositoryQueries;
   readonly pullRequests: PullRequestQueries;
   readonly defaultProducts: DefaultProductQueries;
+  readonly events: EventQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     repositories: new RepositoryQueries(db),
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
+    events: new EventQueries(db),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },

@@ -1,6 +1,7 @@
 // Starts Switchyard on loopback over a test store, with a fake hosting API beside it.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import { stringifyJson } from '../../src/json/exact-json.ts';
 import { HostingApi } from '../../src/hosting/hosting-api.ts';
 import type { Backend, Store } from '../../src/storage/store.ts';
 import { openTestStore } from './backends.ts';
@@ -48,7 +49,7 @@ export async function startTestApp(backend: Backend, given?: Store): Promise<Tes
       const token = options.token === undefined ? SERVICE_TOKEN : options.token;
       if (token !== null) headers.authorization = `Bearer ${token}`;
       let body: string | undefined = options.rawBody;
-      if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (options.body !== undefined) body = stringifyJson(options.body);
       if (body !== undefined) headers['content-type'] ??= 'application/json';
       const response = await fetch(baseUrl + path, { method, headers, body });
       const text = await response.text();
