@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
   await app.register(adminRepoRoutes, { auth, store: deps.store });
   await app.register(scopeRoutes, { auth });
-  await app.register(productRoutes, { auth });
+  await app.register(productRoutes, { auth, store: deps.store });
   await app.register(logRoutes, { auth });
   await app.register(logAggregateRoutes, { auth });
   await app.register(ingestRoutes, { auth, store: deps.store });

@@ -9,6 +9,7 @@ import type { Store } from '../../storage/store.ts';
 import { registerRepository } from '../../services/register-repository.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
+import { productActorOf } from '../auth/product-actor.ts';
 import { security } from '../openapi.ts';
 import { errorResponses, NoContent } from './schemas.ts';
 
@@ -33,7 +34,7 @@ export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; 
       response: { 201: RepositoryBody, 204: NoContent, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { repository, created } = await registerRepository(store, request.params.owner, request.params.repository);
+    const { repository, created } = await registerRepository(store, request.params.owner, request.params.repository, productActorOf(request.principal));
     if (!created) return reply.code(204).send(null);
     return reply.code(201).send({
       owner: repository.owner,

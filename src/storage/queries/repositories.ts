@@ -50,4 +50,8 @@ export class RepositoryQueries {
     if (!existing) throw new Error('repository vanished during registration');
     return { repository: existing, created: false };
   }
+
+  async setProducts(trx: Transaction<Database>, repositoryId: string, products: string[]): Promise<void> {
+    await trx.updateTable('repositories').set({ products }).where('id', '=', repositoryId).execute();
+  }
 }
