@@ -14,6 +14,8 @@ export type JsonValue = null | boolean | number | bigint | string | JsonValue[] 
 
 const MAX_DEPTH = 128;
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+// A backslash or a control character: the string needs the careful path.
+const PLAIN_STRING_SPOILER = /[\\\x00-\x1f]/;
 
 class Parser {
   private pos = 0;
@@ -73,20 +75,29 @@ class Parser {
   private string(): string {
     const t = this.text;
     const start = ++this.pos;
-    let escaped = false;
+    // Most strings hold no escape and no control character: find the quote natively and check.
+    const quote = t.indexOf('"', start);
+    if (quote !== -1) {
+      const raw = t.slice(start, quote);
+      if (!PLAIN_STRING_SPOILER.test(raw)) {
+        this.pos = quote + 1;
+        return raw;
+      }
+    }
+    return this.escapedString(start);
+  }
+
+  private escapedString(start: number): string {
+    const t = this.text;
     for (;;) {
       const c = t.charCodeAt(this.pos);
       if (c === 34) break;
       if (Number.isNaN(c)) this.fail('Unterminated string');
       if (c < 32) this.fail('Control character in string');
-      if (c === 92) {
-        escaped = true;
-        this.pos++;
-      }
+      if (c === 92) this.pos++;
       this.pos++;
     }
     const raw = t.slice(start, this.pos++);
-    if (!escaped) return raw;
     try {
       return JSON.parse(`"${raw}"`) as string;
     } catch {
@@ -124,11 +135,13 @@ class Parser {
       if (this.text.charCodeAt(this.pos) !== 34) this.fail('Expected a property name');
       const keyAt = this.pos;
       const key = this.string();
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw new JsonSyntaxError(`Duplicate key "${key}"`, keyAt);
+      if (Object.hasOwn(out, key)) throw new JsonSyntaxError(`Duplicate key "${key}"`, keyAt);
       this.skipSpace();
       if (this.text.charCodeAt(this.pos++) !== 58) this.fail("Expected ':'");
-      // defineProperty, so a "__proto__" key is data and never a prototype change.
-      Object.defineProperty(out, key, { value: this.value(depth), enumerable: true, writable: true, configurable: true });
+      const value = this.value(depth);
+      // "__proto__" must stay data: plain assignment would replace the object's prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
       this.skipSpace();
       const c = this.text.charCodeAt(this.pos++);
       if (c === 125) return out;

@@ -1,0 +1,112 @@
+// Ingestion throughput: events per second through HTTP (POST /v1/repos/{o}/{r}/logs, batches of
+// 100 and 1000) beside the floor of inserting the same rows with one multi-row INSERT per batch
+// straight through the store, in the same process and run. Target: HTTP ≥ half the floor.
+//
+//   npx tsx bench/ingest.ts [--backend pglite|postgres|both] [--events 20000] [--rounds 3]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../src/app.ts';
+import { validateIngestEvents } from '../src/domain/events/index.ts';
+import { HostingApi } from '../src/hosting/hosting-api.ts';
+import { stringifyJson } from '../src/json/exact-json.ts';
+import { openStore, type Backend, type Store } from '../src/storage/store.ts';
+import { generateEvents } from '../test/fixtures/event-fixtures.ts';
+import { privateSchemaUrl } from '../test/support/backends.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'both' },
+    events: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '4' },
+  },
+});
+const TOTAL = Number(args.events);
+const ROUNDS = Number(args.rounds);
+const CONCURRENCY = Number(args.concurrency);
+const TOKEN = 'bench-service-token-0123456789';
+
+async function openBenchStore(backend: Backend): Promise<{ store: Store; dispose: () => Promise<void> }> {
+  if (backend === 'pglite') {
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
+    const store = await openStore({ dataDir: dir });
+    return { store, dispose: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
+  }
+  const { url, drop } = await privateSchemaUrl();
+  const store = await openStore({ databaseUrl: url, dataDir: 'unused' });
+  return { store, dispose: async () => (await store.close(), await drop()) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function inParallel<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < items.length) await run(items[next++]!);
+  }));
+}
+
+function batches<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+}
+
+/** Events per second of `run` over all batches, median of ROUNDS rounds. */
+async function rate(batchCount: number, size: number, run: (round: number) => Promise<void>): Promise<number> {
+  const rates: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const started = process.hrtime.bigint();
+    await run(round);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    rates.push((batchCount * size) / seconds);
+  }
+  return median(rates);
+}
+
+async function benchBackend(backend: Backend): Promise<string[]> {
+  const { store, dispose } = await openBenchStore(backend);
+  const app = await buildApp({ config: { serviceToken: TOKEN, webhookSecret: undefined, publicUrl: undefined, logLevel: 'silent' }, store, hosting: new HostingApi('http://127.0.0.1:9') });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+  const rows: string[] = [];
+  try {
+    await app.inject({ method: 'PUT', url: '/v1/admin/repos/bench/floor', headers: { authorization: `Bearer ${TOKEN}` } });
+    await app.inject({ method: 'PUT', url: '/v1/admin/repos/bench/http', headers: { authorization: `Bearer ${TOKEN}` } });
+    const floorRepo = (await store.repositories.find('bench', 'floor'))!;
+    const now = new Date();
+    const events = generateEvents({ seed: 7, count: TOTAL, start: new Date(now.getTime() - 86_400_000), end: now });
+    for (const size of [100, 1000]) {
+      const groups = batches(events, size);
+      const bodies = groups.map((group) => stringifyJson({ events: group }));
+      // The floor: rows already validated, one INSERT each, as many in flight as HTTP gets.
+      const prepared = groups.map((group) => {
+        const checked = validateIngestEvents(structuredClone(group), now);
+        if (!checked.ok) throw new Error('fixture events must be valid');
+        return checked.events;
+      });
+      const floor = await rate(groups.length, size, () => inParallel(prepared, CONCURRENCY, async (batch) => void (await store.events.insertBatch(floorRepo.id, batch))));
+      const http = await rate(groups.length, size, () =>
+        inParallel(bodies, CONCURRENCY, async (body) => {
+          const response = await fetch(`http://127.0.0.1:${port}/v1/repos/bench/http/logs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+          if (response.status !== 201) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+          await response.arrayBuffer();
+        }),
+      );
+      rows.push(`| ${backend} | ${size} | ${Math.round(floor).toLocaleString('en')} | ${Math.round(http).toLocaleString('en')} | ${(http / floor).toFixed(2)} | ${http / floor >= 0.5 ? 'met' : 'missed'} |`);
+    }
+  } finally {
+    await app.close();
+    await dispose();
+  }
+  return rows;
+}
+
+const backendsToRun: Backend[] = args.backend === 'both' ? ['pglite', 'postgres'] : [args.backend as Backend];
+console.log(`ingestion: ${TOTAL} events per round, ${ROUNDS} rounds (median), ${CONCURRENCY} batches in flight`);
+console.log('| backend | batch | SQL floor (events/s) | HTTP (events/s) | HTTP / floor | target ≥ 0.5 |');
+console.log('|---|---|---|---|---|---|');
+for (const backend of backendsToRun) for (const row of await benchBackend(backend)) console.log(row);

@@ -1,0 +1,69 @@
+// The body parser: agrees with JSON.parse wherever JSON.parse is exact, keeps big integers exact,
+// refuses repeated keys and runaway nesting, and never lets "__proto__" touch a prototype.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { JsonSyntaxError, parseJson, stringifyJson } from '../../src/json/exact-json.ts';
+
+const asNumbers = (x: unknown): unknown =>
+  typeof x === 'bigint' ? Number(x) : Array.isArray(x) ? x.map(asNumbers) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, asNumbers(y)])) : x;
+
+test('agrees with JSON.parse on any JSON (big integers aside, which only it keeps exact)', () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 6 }), (text) => {
+      assert.deepStrictEqual(asNumbers(parseJson(text)), JSON.parse(text));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('round-trips any value through stringifyJson, big integers included', () => {
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, fc.string(), fc.boolean(), fc.constant(null), fc.integer(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.array(tie('node')), fc.dictionary(fc.string(), tie('node'))),
+  })).node;
+  fc.assert(
+    fc.property(value, (v) => {
+      const normalised = (x: unknown): unknown =>
+        typeof x === 'bigint' && x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : Array.isArray(x) ? x.map(normalised) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, normalised(y)])) : Object.is(x, -0) ? 0 : x;
+      assert.deepStrictEqual(parseJson(stringifyJson(v)), normalised(v));
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test('integers past 2^53 arrive as exact bigint; safe ones and fractions as numbers', () => {
+  assert.deepEqual(parseJson('[9223372036854775807, -9223372036854775808, 9007199254740993, 9007199254740991, 1.5, 1e400]'), [
+    9223372036854775807n,
+    -9223372036854775808n,
+    9007199254740993n,
+    9007199254740991,
+    1.5,
+    Infinity,
+  ]);
+  assert.equal(parseJson('"12345678901234567890"'), '12345678901234567890', 'digits inside a string stay a string');
+});
+
+test('a repeated key is refused, at any depth', () => {
+  assert.throws(() => parseJson('{"a":1,"a":1}'), JsonSyntaxError);
+  assert.throws(() => parseJson('{"x":[{"b":1,"c":2,"b":3}]}'), /Duplicate key "b"/);
+  assert.throws(() => parseJson('{"a\\u0062":1,"ab":2}'), /Duplicate key "ab"/, 'escaped spellings of one key are the same key');
+});
+
+test('"__proto__" is an ordinary key', () => {
+  const parsed = parseJson('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(parsed), Object.prototype);
+  assert.deepEqual(Object.keys(parsed), ['__proto__', 'a']);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('malformed JSON is refused with a position', () => {
+  for (const text of ['', ' ', '{', '{"a":}', '[1,]', '{"a":1,}', '01', '+1', '.5', '1.', 'nul', 'tru', '"\u0001"', '"\\x41"', '"abc', '{"a" 1}', '[1] [2]', "{'a':1}", 'NaN', '"\\ud800"x']) {
+    assert.throws(() => parseJson(text), JsonSyntaxError, JSON.stringify(text));
+  }
+});
+
+test('nesting deeper than 128 is refused, not a stack overflow', () => {
+  assert.doesNotThrow(() => parseJson('['.repeat(100) + ']'.repeat(100)));
+  assert.throws(() => parseJson('['.repeat(100_000) + ']'.repeat(100_000)), /nested too deeply/);
+  assert.throws(() => parseJson('{"a":'.repeat(200) + '1' + '}'.repeat(200)), /nested too deeply/);
+});
