@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { HostingApi } from './hosting/hosting-api.ts';
 import { openStore } from './storage/store.ts';
+import { scheduleRetention } from './services/retention.ts';
 
 const TOKEN_FILE = 'service-token';
 
@@ -47,11 +48,13 @@ async function main(): Promise<void> {
   });
   if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
 
+  let stopRetention = () => {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: draining requests in flight');
+    stopRetention();
     await app.close();
     await store.close();
     process.exit(0);
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  stopRetention = scheduleRetention(store, config.retentionDays, app.log);
   app.log.info({ backend: store.backend }, 'switchyard ready');
 }
 

@@ -1,0 +1,45 @@
+// Retention (DESIGN.md §8): events older than the configured number of days are removed. Runs
+// repository by repository and in bounded chunks, so each DELETE walks the window index and no
+// transaction holds many locks or a long snapshot.
+import { sql } from 'kysely';
+import type { Store } from '../storage/store.ts';
+
+const CHUNK = 5_000;
+const DAY_MS = 86_400_000;
+
+export async function purgeExpiredEvents(store: Store, retentionDays: number, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
+  const repositories = await store.db.selectFrom('repositories').select('id').execute();
+  let removed = 0;
+  for (const { id } of repositories) {
+    for (;;) {
+      const result = await sql`DELETE FROM events WHERE id IN (
+        SELECT id FROM events WHERE repository_id = ${id} AND received_at < ${cutoff} ORDER BY received_at LIMIT ${CHUNK})`.execute(store.db);
+      const count = Number(result.numAffectedRows ?? 0n);
+      removed += count;
+      if (count < CHUNK) break;
+    }
+  }
+  return removed;
+}
+
+/** Purges now and then every `intervalMs`; returns a function that stops it. */
+export function scheduleRetention(store: Store, retentionDays: number, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }, intervalMs = 3_600_000): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const removed = await purgeExpiredEvents(store, retentionDays);
+      if (removed > 0) log.info({ removed, retentionDays }, 'retention: removed expired events');
+    } catch (error) {
+      log.warn({ cause: (error as Error).message }, 'retention: run failed; next run retries');
+    } finally {
+      running = false;
+    }
+  };
+  void run();
+  const timer = setInterval(() => void run(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

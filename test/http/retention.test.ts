@@ -1,0 +1,39 @@
+// Retention (DESIGN.md §8): events older than the configured days are removed, in every
+// repository, across chunk boundaries; younger events stay.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { purgeExpiredEvents } from '../../src/services/retention.ts';
+import { backends } from '../support/backends.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { exampleEvent } from '../fixtures/event-fixtures.ts';
+
+const DAY = 86_400_000;
+
+for (const backend of await backends()) {
+  describe(`retention (${backend})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(backend);
+    });
+    after(() => t.close());
+
+    test('events older than the retention window are removed, younger ones kept', async () => {
+      const now = Date.now();
+      for (const repository of ['old-and-new', 'only-old']) {
+        assert.equal((await t.request('PUT', `/v1/admin/repos/acme/${repository}`)).status, 201);
+        const ages = repository === 'only-old' ? [91, 120] : [200, 90.5, 89.9, 1];
+        const events = ages.map((days) => ({ ...exampleEvent('action.label'), trigger: `${days}`, received_at: new Date(now - days * DAY).toISOString() }));
+        assert.equal((await t.request('POST', `/v1/repos/acme/${repository}/logs`, { body: { events } })).status, 201);
+      }
+      // 6000 old events in one repository: more than one chunk.
+      const bulk = Array.from({ length: 6 }, (_, b) => Array.from({ length: 1000 }, (_, i) => ({ ...exampleEvent('action.close'), received_at: new Date(now - 100 * DAY - (b * 1000 + i) * 1000).toISOString() })));
+      for (const events of bulk) assert.equal((await t.request('POST', '/v1/repos/acme/only-old/logs', { body: { events } })).status, 201);
+
+      const removed = await purgeExpiredEvents(t.store, 90, new Date(now));
+      assert.equal(removed, 6004);
+      const left = await t.store.db.selectFrom('events').select('trigger').orderBy('received_at').execute();
+      assert.deepEqual(left.map((row) => row.trigger), ['89.9', '1']);
+      assert.equal(await purgeExpiredEvents(t.store, 90, new Date(now)), 0, 'a second run finds nothing');
+    });
+  });
+}
