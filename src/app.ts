@@ -9,7 +9,7 @@ import { parseJson, stringifyJson } from './json/exact-json.ts';
 import type { HostingApi } from './hosting/hosting-api.ts';
 import type { Store } from './storage/store.ts';
 import type { CredentialDeps } from './http/auth/principal.ts';
-import { sendError } from './http/error-handler.ts';
+import { sendClientError, sendError } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { compileBodyValidator, compileParameterValidator } from './http/validators.ts';
@@ -21,6 +21,7 @@ import { productRoutes } from './http/routes/products.ts';
 import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
+import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -47,6 +48,10 @@ function createServer(config: AppDeps['config']) {
     },
     // Long enough for any valid identifier, so an over-long one is a 422 naming it, not a 414.
     routerOptions: { maxParamLength: 512 },
+    // Requests refused before routing (bad percent-encoding, an over-long segment) or by Node's
+    // HTTP parser (headers over 16 KiB, malformed HTTP) answer with a catalogued JSON `detail` too.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    clientErrorHandler: sendClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
@@ -81,10 +86,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
   await app.register(adminRepoRoutes, { auth, store: deps.store });
-  await app.register(scopeRoutes, { auth });
+  await app.register(scopeRoutes, { auth, store: deps.store });
   await app.register(productRoutes, { auth, store: deps.store });
   await app.register(logRoutes, { auth });
   await app.register(logAggregateRoutes, { auth });
   await app.register(ingestRoutes, { auth, store: deps.store });
+  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret });
   return app;
 }

@@ -81,6 +81,29 @@ describe('the switchyard process', () => {
     }
   });
 
+  test("a second process on the same data directory is refused; a killed owner's lock is taken over", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'switchyard-data-'));
+    dirs.push(dataDir);
+    const first = startSwitchyard({ PORT: String(await freePort()), SWITCHYARD_DATA_DIR: dataDir });
+    try {
+      await waitFor(() => first.output().includes('switchyard ready'), 'first start-up');
+      const second = startSwitchyard({ PORT: String(await freePort()), SWITCHYARD_DATA_DIR: dataDir });
+      assert.equal(await second.exited, 1);
+      assert.match(second.output(), new RegExp(`data directory .* is in use by process ${first.child.pid}`));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const third = startSwitchyard({ PORT: String(await freePort()), SWITCHYARD_DATA_DIR: dataDir });
+      try {
+        await waitFor(() => third.output().includes('switchyard ready'), 'start-up after a crash');
+      } finally {
+        third.child.kill('SIGTERM');
+        assert.equal(await third.exited, 0);
+      }
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+  });
+
   for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['SWITCHYARD_RETENTION_DAYS', '0'], ['LOG_LEVEL', 'loud'], ['SWITCHYARD_SERVICE_TOKEN', 'short']] as const) {
     test(`a bad ${name} stops start-up with one clear line`, async () => {
       const run = startSwitchyard({ [name]: value, SWITCHYARD_DATA_DIR: 'memory://' });

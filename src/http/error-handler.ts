@@ -1,8 +1,10 @@
 // The one renderer of errors (DESIGN.md §2): catalogued ApiErrors as they are, Fastify's own
 // validation and body errors mapped onto the catalogue, storage outages as 503, anything else
 // as a logged 500 that says nothing of its cause.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, RETRY_AFTER_SECONDS, ValidationError } from '../errors.ts';
+import { ApiError, errorCatalogue, RETRY_AFTER_SECONDS, ValidationError, type ErrorCode } from '../errors.ts';
 import { JsonSyntaxError } from '../json/exact-json.ts';
 import { toStorageError } from '../storage/storage-errors.ts';
 import { toValidationIssues } from './validators.ts';
@@ -15,6 +17,10 @@ const FASTIFY_CODES: Record<string, () => ApiError> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ValidationError([{ loc: ['header', 'content-length'], msg: 'does not match the body', type: 'content_length' }]),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new ValidationError([{ loc: ['body'], msg: 'Field required', type: 'missing' }]),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new ValidationError([{ loc: ['body'], msg: 'is not valid JSON', type: 'json_invalid' }]),
+  // Raised by the router before any route runs (app.ts passes them here as frameworkErrors);
+  // Fastify's own answers to these had no `detail`.
+  FST_ERR_BAD_URL: () => new ValidationError([{ loc: ['path'], msg: 'is not valid percent-encoded UTF-8', type: 'url_invalid' }]),
+  FST_ERR_MAX_PARAM_LENGTH: () => new ValidationError([{ loc: ['path'], msg: 'has a segment longer than 512 characters', type: 'url_invalid' }]),
 };
 
 export function toApiError(error: unknown): ApiError {
@@ -39,4 +45,22 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   if (apiError.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   const detail = apiError instanceof ValidationError ? apiError.issues : apiError.detail;
   return reply.code(apiError.status).type('application/json').send({ detail });
+}
+
+const CLIENT_ERRORS: Record<string, ErrorCode> = { HPE_HEADER_OVERFLOW: 'headers_too_large', ERR_HTTP_REQUEST_TIMEOUT: 'request_timeout' };
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers over 16 KiB, bytes
+ * that are not HTTP, a request too slow to arrive). Fastify's default answer to those has no
+ * `detail`; this one is catalogued like every other error, then the connection is closed.
+ */
+export function sendClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const code = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed_request';
+    const { status, detail } = errorCatalogue[code];
+    const body = JSON.stringify({ detail });
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

@@ -47,10 +47,24 @@ function createAjv(coerce: boolean): Ajv {
     return true;
   };
   ajv.addKeyword({ keyword: 'int64', modifying: true, errors: true, validate: validateInt64 });
+  ajv.addKeyword({ keyword: 'storable', type: 'string', errors: true, validate: validateStorable });
   return ajv;
 }
 
-/** Copies a schema without TypeBox's symbol keys, swapping `format: int64` nodes for our keyword. */
+// Found by the fuzzer (test/fuzz): PostgreSQL text cannot hold U+0000 (the insert failed, a 500),
+// and an unpaired UTF-16 surrogate (only reachable through a \uD800-style JSON escape) was
+// silently stored as U+FFFD. Every string a schema describes must be storable as sent.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const validateStorable: SchemaValidateFunction = (_schema: unknown, data: unknown) => {
+  if (typeof data !== 'string' || !UNSTORABLE.test(data)) return true;
+  validateStorable.errors = [{ keyword: 'storable', message: 'must not contain U+0000 or an unpaired surrogate', params: {} }];
+  return false;
+};
+
+/**
+ * Copies a schema without TypeBox's symbol keys, swapping `format: int64` nodes for our keyword
+ * and marking every string node `storable`.
+ */
 export function toAjvSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toAjvSchema);
   if (schema === null || typeof schema !== 'object') return schema;
@@ -58,6 +72,7 @@ export function toAjvSchema(schema: unknown): unknown {
   if (node.format === 'int64') return { int64: true };
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node)) out[key] = toAjvSchema(node[key]);
+  if (node.type === 'string') out.storable = true;
   return out;
 }
 
@@ -88,6 +103,7 @@ const ISSUE_TYPES: Record<string, string> = {
   minimum: 'greater_than_equal',
   maximum: 'less_than_equal',
   uniqueItems: 'unique_items',
+  storable: 'string_unicode',
 };
 
 function pointerToLoc(pointer: string): (string | number)[] {

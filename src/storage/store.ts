@@ -8,8 +8,11 @@ import { DefaultProductQueries } from './queries/default-products.ts';
 import { EventQueries } from './queries/events.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
+import { ScopeReportQueries } from './queries/scope-reports.ts';
+import { WebhookDeliveryQueries } from './queries/webhook-deliveries.ts';
 import { createPgliteDialect } from './drivers/pglite-dialect.ts';
 import { createPostgresDialect } from './drivers/postgres-dialect.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -21,6 +24,8 @@ export interface Store {
   readonly pullRequests: PullRequestQueries;
   readonly defaultProducts: DefaultProductQueries;
   readonly events: EventQueries;
+  readonly scopeReports: ScopeReportQueries;
+  readonly webhookDeliveries: WebhookDeliveryQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +48,8 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
     events: new EventQueries(db),
+    scopeReports: new ScopeReportQueries(db),
+    webhookDeliveries: new WebhookDeliveryQueries(db),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },
@@ -52,9 +59,19 @@ function createStore(backend: Backend, dialect: Dialect): Store {
 
 /** Opens the configured backend and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const store = options.databaseUrl
-    ? createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl }))
-    : createStore('pglite', createPgliteDialect({ dataDir: options.dataDir }));
+  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl })));
+  if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })));
+  const unlock = await lockDataDir(options.dataDir);
+  try {
+    const store = await migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })));
+    return { ...store, close: () => store.close().finally(unlock) };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+async function migrated(store: Store): Promise<Store> {
   try {
     await migrate(store.db);
   } catch (error) {

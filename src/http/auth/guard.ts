@@ -5,11 +5,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { bearerToken, identify, type CredentialDeps, type CredentialKind, type Principal } from './principal.ts';
 
-export type Rights = 'service' | 'ci' | 'repo_read' | 'repo_admin' | 'owner_admin';
+export type Rights = 'service' | 'ci' | 'scope_read' | 'repo_read' | 'repo_admin' | 'owner_admin';
 
 const ACCEPTS: Record<Rights, readonly CredentialKind[]> = {
   service: ['service'],
   ci: ['service', 'ci_key'],
+  // Reading scope reports back: whoever may send them, and whoever may read the repository.
+  scope_read: ['service', 'ci_key', 'admin_key', 'hosting'],
   repo_read: ['service', 'admin_key', 'hosting'],
   repo_admin: ['service', 'admin_key', 'hosting'],
   owner_admin: ['service', 'admin_key', 'hosting'],

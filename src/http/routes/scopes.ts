@@ -1,22 +1,99 @@
-// Scope reports (spec §4.2). Until issue #4 lands they authenticate, validate and answer 501.
+// Scope reports (spec §4.2, DESIGN.md §5): reports by commit and by pull request number, the
+// deprecated POST, and the two read-backs.
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError } from '../../errors.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommitParams, PullParams } from '../../domain/identifiers.ts';
+import { ScopeReportBody, toScopeReport } from '../../domain/scopes/scope-report.ts';
+import type { Store } from '../../storage/store.ts';
+import { readCommitScopes, readPullScopes, reportCommitScopes, reportPullScopes } from '../../services/scope-reports.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
-import { errorResponses, NoContent } from './schemas.ts';
+import { CommitScopesBody, PullScopesBody } from './scope-bodies.ts';
+import { ErrorBody, errorResponses, NoContent } from './schemas.ts';
 
-export const scopeRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps }> = async (app, { auth }) => {
+const tags = ['scopes'];
+const writers = security('CIApplicationKey', 'ServiceTokenBearerAuth');
+const readers = security('CIApplicationKey', 'AdminApplicationKey', 'HostingTokenBearerAuth', 'ServiceTokenBearerAuth');
+const BY_NUMBER = 'Prefer the report by commit: a report by number does not record which revision it was computed for, and the last to arrive wins. Refused (409) for a pull request known to be closed or merged.';
+
+async function markDeprecated(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('deprecation', 'true');
+}
+
+export const scopeRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; store: Store }> = async (app, { auth, store }) => {
   const ci = guard(auth, 'ci');
-  const common = { tags: ['scopes'], security: security('CIApplicationKey', 'ServiceTokenBearerAuth'), response: { 204: NoContent, ...errorResponses } };
-  const notImplemented = async () => {
-    throw new ApiError('not_implemented');
-  };
-  app.put('/v1/repos/:owner/:repository/commits/:sha/scopes', { ...ci, schema: { ...common, summary: 'Report the scopes of a commit', params: CommitParams } }, notImplemented);
-  app.put('/v1/repos/:owner/:repository/pulls/:number/scopes', { ...ci, schema: { ...common, summary: 'Report the scopes of a pull request', params: PullParams } }, notImplemented);
-  app.post('/v1/repos/:owner/:repository/pulls/:number/scopes', {
+  const byNumber = {
     ...ci,
-    schema: { ...common, summary: 'Report the scopes of a pull request (deprecated)', deprecated: true, params: PullParams },
-  }, notImplemented);
+    schema: { tags, security: writers, params: PullParams, body: ScopeReportBody, response: { 204: NoContent, ...errorResponses, 409: ErrorBody } },
+  } as const;
+
+  app.put('/v1/repos/:owner/:repository/commits/:sha/scopes', {
+    ...ci,
+    schema: {
+      tags,
+      summary: 'Report the scopes of a commit',
+      description: 'Send the head commit of the pull request, not a merge commit the CI job checked out. The report replaces the previous one for that commit in full and applies to every open pull request whose head it is.',
+      security: writers,
+      params: CommitParams,
+      body: ScopeReportBody,
+      response: { 204: NoContent, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { owner, repository, sha } = request.params;
+    await reportCommitScopes(store, owner, repository, sha, toScopeReport(request.body));
+    return reply.code(204).send(null);
+  });
+
+  app.put('/v1/repos/:owner/:repository/pulls/:number/scopes', {
+    ...byNumber,
+    schema: { ...byNumber.schema, summary: 'Report the scopes of a pull request', description: BY_NUMBER },
+  }, async (request, reply) => {
+    const { owner, repository, number } = request.params;
+    await reportPullScopes(store, owner, repository, number, toScopeReport(request.body));
+    return reply.code(204).send(null);
+  });
+
+  app.post('/v1/repos/:owner/:repository/pulls/:number/scopes', {
+    ...byNumber,
+    onRequest: [markDeprecated, ci.onRequest],
+    schema: { ...byNumber.schema, summary: 'Report the scopes of a pull request (deprecated)', description: `Deprecated: answers with \`Deprecation: true\`; behaves as the PUT. ${BY_NUMBER}`, deprecated: true },
+  }, async (request, reply) => {
+    const { owner, repository, number } = request.params;
+    await reportPullScopes(store, owner, repository, number, toScopeReport(request.body));
+    return reply.code(204).send(null);
+  });
+
+  app.get('/v1/repos/:owner/:repository/pulls/:number/scopes', {
+    ...guard(auth, 'scope_read'),
+    schema: {
+      tags,
+      summary: 'Read the effective scopes of a pull request',
+      description: 'The latest to arrive of its report by number and the report of its current head commit. Hosting-platform tokens need read access to the repository.',
+      security: readers,
+      params: PullParams,
+      response: { 200: PullScopesBody, ...errorResponses },
+    },
+  }, async (request) => {
+    const { owner, repository, number } = request.params;
+    const scopes = await readPullScopes(store, owner, repository, number);
+    return { pull_request: number, head_sha: scopes.headSha, scopes: scopes.scopes, all_scopes: scopes.allScopes, source: scopes.source, reported_at: scopes.reportedAt?.toISOString() ?? null };
+  });
+
+  app.get('/v1/repos/:owner/:repository/commits/:sha/scopes', {
+    ...guard(auth, 'scope_read'),
+    schema: {
+      tags,
+      summary: 'Read the scope report of a commit',
+      description: 'Hosting-platform tokens need read access to the repository.',
+      security: readers,
+      params: CommitParams,
+      response: { 200: CommitScopesBody, ...errorResponses },
+    },
+  }, async (request) => {
+    const { owner, repository, sha } = request.params;
+    const report = await readCommitScopes(store, owner, repository, sha);
+    return { sha: sha.toLowerCase(), scopes: report.scopes, all_scopes: report.allScopes, reported_at: report.reportedAt.toISOString() };
+  });
 };

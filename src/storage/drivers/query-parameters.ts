@@ -11,10 +11,24 @@ export function serializeParameter(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') return value.toString();
   if (typeof value !== 'object') return value;
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return timestampText(value);
   if (ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) return formatArrayLiteral(value, formatArrayElement);
   return stringifyJson(value);
+}
+
+/**
+ * A Date as PostgreSQL timestamp input. Not toISOString(): found by the fuzzer (test/fuzz), a
+ * date-time such as 0001-01-01T00:00:00+01:00 is an instant of year 0, which toISOString writes
+ * as "0000-…" (and years past 9999 as "+010000-…"), input PostgreSQL refuses (a 500). Its own
+ * notation counts years from 1 with an era: year 0 is 1 BC.
+ */
+function timestampText(date: Date): string {
+  const iso = date.toISOString();
+  const year = date.getUTCFullYear();
+  const time = iso.slice(iso.indexOf('T') + 1, -1);
+  const day = `${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+  return `${String(year > 0 ? year : 1 - year).padStart(4, '0')}-${day} ${time}+00${year > 0 ? '' : ' BC'}`;
 }
 
 export function serializeParameters(values: readonly unknown[]): unknown[] {

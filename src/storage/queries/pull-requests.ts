@@ -13,6 +13,9 @@ export interface PullRequest {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+// Namespace of the advisory locks that serialise everything touching one pull request.
+const PULL_REQUEST_LOCK = 727_004;
+
 export class PullRequestQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -27,10 +30,22 @@ export class PullRequestQueries {
   }
 
   /**
+   * Serialises, until the transaction ends, everything that orders itself against this pull
+   * request (head moves, reports by number), whether or not its row exists yet. An arrival
+   * number taken after this lock is therefore in commit order for the pull request.
+   */
+  async lock(trx: Transaction<Database>, repositoryId: string, number: bigint): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(${PULL_REQUEST_LOCK}, hashtext(${`${repositoryId}:${number}`}))`.execute(trx);
+  }
+
+  /**
    * Records a pull request's state. A new head takes a fresh arrival number, which is what
-   * orders head moves against scope reports; an unchanged head keeps its number.
+   * orders head moves against scope reports; an unchanged head keeps its number. Runs under the
+   * pull request's lock, in `db`'s transaction or in one of its own.
    */
   async upsert(db: Db, repositoryId: string, pull: PullRequest): Promise<void> {
+    if (!db.isTransaction) return db.transaction().execute((trx) => this.upsert(trx, repositoryId, pull));
+    await this.lock(db as Transaction<Database>, repositoryId, pull.number);
     await db
       .insertInto('pull_requests')
       .values({

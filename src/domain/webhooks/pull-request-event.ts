@@ -1,0 +1,56 @@
+// `pull_request` webhooks: the state, head and base a pull request has after the action.
+import { Type } from '@sinclair/typebox';
+import { validationError } from '../../errors.ts';
+import { Owner, RepositoryName, Sha } from '../identifiers.ts';
+import { Int64 } from '../int64.ts';
+import { Nullable, StringEnum } from '../schema-primitives.ts';
+import { IGNORED, type HostingEvent, type PullRequestChange } from './hosting-event.ts';
+import { actionOf, payloadCheck } from './payload-validation.ts';
+
+export const PULL_REQUEST_ACTIONS = ['opened', 'reopened', 'synchronize', 'edited', 'closed'] as const;
+
+const Ref = Type.String({ minLength: 1, maxLength: 255 });
+
+const checkPayload = payloadCheck(
+  Type.Object({
+    number: Type.Optional(Int64()),
+    pull_request: Type.Object({
+      number: Type.Optional(Int64()),
+      state: StringEnum(['open', 'closed'] as const),
+      merged: Type.Optional(Nullable(Type.Boolean())),
+      head: Type.Object({ sha: Sha }),
+      base: Type.Object({ ref: Ref }),
+    }),
+    repository: Type.Object({ name: RepositoryName, owner: Type.Object({ login: Owner }) }),
+  }),
+);
+
+function isHandled(action: string): boolean {
+  return (PULL_REQUEST_ACTIONS as readonly string[]).includes(action);
+}
+
+export function parsePullRequestEvent(payload: unknown): HostingEvent {
+  if (!isHandled(actionOf(payload))) return IGNORED;
+  const { number, pull_request: pull, repository } = checkPayload(payload);
+  return {
+    kind: 'pull_request',
+    repository: { owner: repository.owner.login, name: repository.name },
+    number: numberOf(number, pull.number),
+    state: stateOf(pull.state, pull.merged),
+    headSha: pull.head.sha.toLowerCase(),
+    baseRef: pull.base.ref,
+  };
+}
+
+/** The number is given twice by the platform; either will do, but two different ones are refused. */
+function numberOf(outer: bigint | undefined, inner: bigint | undefined): bigint {
+  const number = inner ?? outer;
+  if (number === undefined) throw validationError(['body', 'pull_request', 'number'], 'Field required', 'missing');
+  if (outer !== undefined && outer !== number) throw validationError(['body', 'number'], 'must equal pull_request.number', 'number_mismatch');
+  return number;
+}
+
+function stateOf(state: 'open' | 'closed', merged: boolean | null | undefined): PullRequestChange['state'] {
+  if (state === 'open') return 'open';
+  return merged === true ? 'merged' : 'closed';
+}

@@ -1,0 +1,67 @@
+// POST /v1/hooks/hosting (DESIGN.md §4): hosting-platform webhooks, signed rather than
+// bearer-authenticated. The signature covers the raw bytes, so this plugin keeps the body raw
+// (its own content-type parser, encapsulated here) and parses it only once it is verified.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.ts';
+import { parseJson } from '../../json/exact-json.ts';
+import { parseHostingEvent } from '../../domain/webhooks/parse-hosting-event.ts';
+import { signatureMatches } from '../../domain/webhooks/signature.ts';
+import type { Store } from '../../storage/store.ts';
+import { applyHostingEvent } from '../../services/hosting-webhook.ts';
+import { compileParameterValidator } from '../validators.ts';
+import { ErrorBody, NoContent, ValidationErrorBody } from './schemas.ts';
+
+/** Platform payloads can be large (GitHub allows 25 MB); ours need a few fields of them. */
+export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
+
+const Headers = Type.Object({
+  'x-github-event': Type.String({ minLength: 1, maxLength: 100, description: 'Event name, e.g. pull_request' }),
+  'x-github-delivery': Type.String({ minLength: 1, maxLength: 255, description: 'Delivery id; a repeated one is applied once' }),
+  'x-hub-signature-256': Type.String({ description: '"sha256=" and the hex HMAC-SHA256 of the raw body under SWITCHYARD_WEBHOOK_SECRET' }),
+});
+
+const Payload = Type.Object({}, { additionalProperties: true, description: 'The platform\'s payload, as JSON or as the `payload` field of a form' });
+
+function rawBody(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+}
+
+/** JSON, or GitHub's form encoding (`payload=<json>`) for webhooks configured that way. */
+function decodePayload(request: FastifyRequest): unknown {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const text = rawBody(request).toString('utf8');
+  if (type === 'application/json') return parseJson(text);
+  if (type === 'application/x-www-form-urlencoded') return parseJson(new URLSearchParams(text).get('payload') ?? '');
+  throw new ApiError('unsupported_media_type');
+}
+
+export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; secret: string | undefined }> = async (app, { store, secret }) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  app.post('/v1/hooks/hosting', {
+    bodyLimit: WEBHOOK_BODY_LIMIT,
+    // Before header validation: an unsigned request learns nothing but 403.
+    preValidation: async (request) => {
+      if (!signatureMatches(secret, rawBody(request), request.headers['x-hub-signature-256'] as string | undefined)) throw new ApiError('bad_signature');
+    },
+    // The body stays raw for the signature; it is parsed and checked in the handler.
+    validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : compileParameterValidator(schema)),
+    schema: {
+      tags: ['webhooks'],
+      summary: 'Receive a hosting-platform webhook',
+      description: `Signed with X-Hub-Signature-256, not bearer-authenticated; refused (403) when SWITCHYARD_WEBHOOK_SECRET is not set. Handles pull_request (opened, reopened, synchronize, edited, closed), installation (created), installation_repositories (added) and repository (created); other events and actions answer 204 and change nothing. Bodies up to ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`,
+      security: [],
+      headers: Headers,
+      body: Payload,
+      response: { 204: NoContent, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 503: ErrorBody },
+    },
+  }, async (request, reply) => {
+    const { 'x-github-event': event, 'x-github-delivery': delivery } = request.headers;
+    const outcome = await applyHostingEvent(store, delivery, parseHostingEvent(event, decodePayload(request)));
+    request.log.info({ event, delivery, outcome }, 'hosting webhook');
+    return reply.code(204).send(null);
+  });
+};
