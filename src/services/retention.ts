@@ -1,4 +1,5 @@
-// Retention (DESIGN.md §8): events older than the configured number of days are removed. Runs
+// Retention (DESIGN.md §8): events older than the configured number of days are removed, and so
+// are webhook delivery ids (only a redelivery within that time needs recognising). Runs
 // repository by repository and in bounded chunks, so each DELETE walks the window index and no
 // transaction holds many locks or a long snapshot.
 import { sql } from 'kysely';
@@ -20,6 +21,7 @@ export async function purgeExpiredEvents(store: Store, retentionDays: number, no
       if (count < CHUNK) break;
     }
   }
+  await store.db.deleteFrom('webhook_deliveries').where('received_at', '<', cutoff).execute();
   return removed;
 }
 

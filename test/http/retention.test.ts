@@ -17,7 +17,7 @@ for (const backend of await backends()) {
     });
     after(() => t.close());
 
-    test('events older than the retention window are removed, younger ones kept', async () => {
+    test('events and webhook deliveries older than the retention window are removed, younger ones kept', async () => {
       const now = Date.now();
       for (const repository of ['old-and-new', 'only-old']) {
         assert.equal((await t.request('PUT', `/v1/admin/repos/acme/${repository}`)).status, 201);
@@ -29,11 +29,15 @@ for (const backend of await backends()) {
       const bulk = Array.from({ length: 6 }, (_, b) => Array.from({ length: 1000 }, (_, i) => ({ ...exampleEvent('action.close'), received_at: new Date(now - 100 * DAY - (b * 1000 + i) * 1000).toISOString() })));
       for (const events of bulk) assert.equal((await t.request('POST', '/v1/repos/acme/only-old/logs', { body: { events } })).status, 201);
 
+      await t.store.db.insertInto('webhook_deliveries').values([{ delivery_id: 'old', received_at: new Date(now - 91 * DAY) }, { delivery_id: 'recent', received_at: new Date(now - DAY) }]).execute();
+
       const removed = await purgeExpiredEvents(t.store, 90, new Date(now));
       assert.equal(removed, 6004);
       const left = await t.store.db.selectFrom('events').select('trigger').orderBy('received_at').execute();
       assert.deepEqual(left.map((row) => row.trigger), ['89.9', '1']);
       assert.equal(await purgeExpiredEvents(t.store, 90, new Date(now)), 0, 'a second run finds nothing');
+      const deliveries = await t.store.db.selectFrom('webhook_deliveries').select('delivery_id').execute();
+      assert.deepEqual(deliveries.map((row) => row.delivery_id), ['recent'], 'delivery ids expire with the events');
     });
   });
 }
