@@ -1,23 +1,60 @@
-// Activity log aggregation (spec §4.4, §2.6). Until issue #7 lands it authenticates, validates and answers 501.
+// Activity log aggregation (spec §4.4, §2.6; DESIGN.md §8): the same filters and window as the
+// list, answered with a total, a histogram and five facets computed in one pass over the window.
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.ts';
 import { RepoParams } from '../../domain/identifiers.ts';
+import * as log from '../../domain/activity-log/index.ts';
+import { aggregateResult } from '../../domain/activity-log/aggregate-result.ts';
+import { intervalSizeSeconds } from '../../domain/activity-log/histogram.ts';
+import type { Store } from '../../storage/store.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
+import { compileParameterValidator } from '../validators.ts';
 import { errorResponses } from './schemas.ts';
 
-export const logAggregateRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps }> = async (app, { auth }) => {
+const FacetCounts = (description: string) =>
+  Type.Array(Type.Object({ value: Type.String(), count: Type.Integer({ minimum: 1 }) }, { title: 'FacetCount' }), { description });
+
+const AggregationResult = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'Events matching the filters: what the list endpoint returns for them' }),
+    interval_size_seconds: Type.Integer({ description: 'Histogram step: 15, 30, 120, 600, 1200, 3600, 14400, 28800 or 86400' }),
+    histogram: Type.Array(
+      Type.Object({ start: Type.String({ format: 'date-time' }), end: Type.String({ format: 'date-time' }), count: Type.Integer({ minimum: 0 }) }, { title: 'HistogramBucket' }),
+      { description: 'Epoch-aligned buckets [start, end) covering the window, zero-filled' },
+    ),
+    by_event_type: FacetCounts('Every filter applied'),
+    by_outcome: FacetCounts('Every filter applied'),
+    by_trigger: FacetCounts('Ignores trigger / not_trigger; top 200'),
+    by_pull_request: FacetCounts('Ignores pull_request / not_pull_request; top 200; events without a pull request skipped'),
+    by_batch_pull_request: FacetCounts('checks_start and checks_end by batch pull request; ignores batch_pull / not_batch_pull; top 200'),
+  },
+  { title: 'AggregationResult' },
+);
+
+export const logAggregateRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; store: Store }> = async (app, { auth, store }) => {
   app.get('/v1/repos/:owner/:repository/logs/aggregate', {
     ...guard(auth, 'repo_read'),
+    // As for the list: the window bounds are read (and their errors explained) by parseFilterQuery.
+    validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogFilterQueryInput : schema),
     schema: {
       tags: ['activity log'],
       summary: 'Aggregate the activity log',
+      description: 'Counts over the same filters and window as the list: a histogram and facets. See docs/activity-log.md.',
       security: security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth'),
       params: RepoParams,
-      response: errorResponses,
+      querystring: log.ActivityLogFilterQuery,
+      response: { 200: AggregationResult, ...errorResponses },
     },
-  }, async () => {
-    throw new ApiError('not_implemented');
+  }, async (request) => {
+    const query = log.parseFilterQuery(request.query as log.ActivityLogFilterParams);
+    const window = log.resolveWindow(query.bounds, new Date());
+    const repository = await store.repositories.find(request.params.owner, request.params.repository);
+    if (!repository) throw new ApiError('repository_not_found');
+    const step = intervalSizeSeconds(window);
+    const rows = await store.eventAggregates.aggregate({ repositoryId: repository.id, window }, query.filters, step);
+    return aggregateResult(rows, window, step);
   });
 };

@@ -1,23 +1,84 @@
-// Activity log listing (spec §4.4). Until issue #6 lands it authenticates, validates and answers 501.
+// Activity log listing (spec §4.4, §2.7; DESIGN.md §8): filters, a time window, and keyset pages
+// linked by signed cursors. The query language lives in src/domain/activity-log and the SQL in
+// src/storage/queries/event-filters.ts, both shared with the aggregate endpoint.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.ts';
 import { RepoParams } from '../../domain/identifiers.ts';
+import * as log from '../../domain/activity-log/index.ts';
+import { ActivityLogPage } from '../../domain/activity-log/page-schema.ts';
+import type { Store } from '../../storage/store.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
+import { compileParameterValidator } from '../validators.ts';
 import { errorResponses } from './schemas.ts';
 
-export const logRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps }> = async (app, { auth }) => {
+interface LogRouteOptions {
+  auth: CredentialDeps;
+  store: Store;
+  /** SWITCHYARD_PUBLIC_URL: base of the links; else the request's own scheme and host. */
+  publicUrl: string | undefined;
+}
+
+/** Where a page stands in its walk: the walk's window and snapshot, and where the page starts. */
+interface Walk {
+  window: log.TimeWindow;
+  snapshot?: bigint | undefined;
+  seek?: log.Seek | undefined;
+}
+
+const positionOf = (event: log.StoredEvent): log.KeysetPosition => ({ receivedAt: event.received_at.getTime(), id: BigInt(event.id) });
+
+/** A first page resolves its window now; a later one keeps its cursor's window, so the clock never moves a page. */
+function walkOf(cursor: log.PageCursor | undefined, window: log.TimeWindow | undefined): Walk {
+  if (!cursor) return { window: window! };
+  return { window: cursor.window, snapshot: cursor.snapshot, seek: { direction: cursor.direction, position: cursor.position } };
+}
+
+export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app, { auth, store, publicUrl }) => {
   app.get('/v1/repos/:owner/:repository/logs', {
     ...guard(auth, 'repo_read'),
+    // The window bounds are documented as date-times but read by parseFilterQuery, whose
+    // messages say what is wrong (a `+` sent unencoded arrives as a space).
+    validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogListQueryInput : schema),
     schema: {
       tags: ['activity log'],
       summary: 'List the activity log',
+      description: 'Events newest first, filtered, a page at a time; follow the `Link` header for the next and previous pages. See docs/activity-log.md.',
       security: security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth'),
       params: RepoParams,
-      response: errorResponses,
+      querystring: log.ActivityLogListQuery,
+      response: { 200: ActivityLogPage, ...errorResponses },
     },
-  }, async () => {
-    throw new ApiError('not_implemented');
+  }, async (request, reply) => {
+    const params = request.query as log.ActivityLogListParams;
+    const perPage = log.pageSize(params.per_page);
+    const query = log.parseFilterQuery(params);
+    const window = params.cursor === undefined ? log.resolveWindow(query.bounds, new Date()) : undefined;
+    const repository = await store.repositories.find(request.params.owner, request.params.repository);
+    if (!repository) throw new ApiError('repository_not_found');
+    const fingerprint = log.filterFingerprint(repository.id, query);
+    const cursor = params.cursor === undefined ? undefined : log.decodeCursor(params.cursor, await store.eventLog.signingKey(), fingerprint);
+    const walk = walkOf(cursor, window);
+    const fetched = await store.eventLog.page({ repositoryId: repository.id, filters: query.filters, limit: perPage + 1, ...walk });
+    const page = log.slicePage(fetched.rows, perPage, walk.seek, positionOf);
+    if (fetched.snapshot !== undefined && (page.next || page.prev)) {
+      const sign = await cursorSigner(store, { window: walk.window, snapshot: fetched.snapshot, fingerprint });
+      const url = pageUrl(publicUrl ?? `${request.protocol}://${request.host}`, request.params);
+      reply.header('link', log.linkHeader(url, log.filterParams(query), perPage, { next: sign('next', page.next), prev: sign('prev', page.prev) }));
+    }
+    return reply.type('application/json').send(log.pageJson(page.rows, perPage, `${repository.owner}/${repository.name}`));
   });
 };
+
+type Signer = (direction: log.PageDirection, position: log.KeysetPosition | undefined) => string | undefined;
+
+/** Signs the cursors of the pages beside this one: same window, snapshot and filters. */
+async function cursorSigner(store: Store, walk: Pick<log.PageCursor, 'window' | 'snapshot' | 'fingerprint'>): Promise<Signer> {
+  const key = await store.eventLog.signingKey();
+  return (direction, position) => position && log.encodeCursor({ ...walk, direction, position }, key);
+}
+
+function pageUrl(base: string, path: { owner: string; repository: string }): string {
+  return `${base}/v1/repos/${encodeURIComponent(path.owner)}/${encodeURIComponent(path.repository)}/logs`;
+}

@@ -1,0 +1,189 @@
+// The aggregate endpoint through HTTP (spec §4.4, §2.6; DESIGN.md §8), every field checked against
+// an independent model (plain filtering and counting of the ingested events) over randomized
+// filter sets: self-ignoring facets, ties at the 200th place, empty windows, windows that cut a
+// bucket, the 93-day limit, and total equal to what the list returns.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OUTCOMES, type EventType, type Outcome } from '../../src/domain/events/index.ts';
+import { backends } from '../support/backends.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { eventAt, expectedEvents, searchOf, type ModelEvent, type ModelQuery } from '../support/activity-log-model.ts';
+import { ingestEvents, walkNext } from '../support/activity-log-client.ts';
+import { generateEvents } from '../fixtures/event-fixtures.ts';
+
+const REPO = 'acme/widgets';
+const DAY = 86_400_000;
+const LADDER = [15, 30, 120, 600, 1200, 3600, 14400, 28800, 86400];
+
+interface Facet {
+  value: string;
+  count: number;
+}
+
+/** The aggregate, computed from the model alone. */
+function modelAggregate(all: ModelEvent[], query: ModelQuery, now: number) {
+  const matching = expectedEvents(all, REPO, query, now);
+  const to = query.received_to ? Date.parse(query.received_to) : now;
+  const from = query.received_from ? Date.parse(query.received_from) : to - DAY;
+  const step = LADDER.find((s) => (to - from) / 1000 / s <= 200)!;
+  const histogram = [];
+  for (let start = Math.floor(from / (step * 1000)) * step * 1000; start < to; start += step * 1000) {
+    histogram.push({ start: new Date(start).toISOString(), end: new Date(start + step * 1000).toISOString(), count: matching.filter((e) => e.receivedAt >= start && e.receivedAt < start + step * 1000).length });
+  }
+  const without = (...names: (keyof ModelQuery)[]) => expectedEvents(all, REPO, Object.fromEntries(Object.entries(query).filter(([k]) => !names.includes(k as keyof ModelQuery))), now);
+  return {
+    total: matching.length,
+    interval_size_seconds: step,
+    histogram,
+    by_event_type: rank(matching.map((e) => e.type), false, Infinity),
+    by_outcome: rank(matching.map((e) => e.outcome), false, Infinity),
+    by_trigger: rank(without('trigger', 'not_trigger').map((e) => e.trigger), false, 200),
+    by_pull_request: rank(without('pull_request', 'not_pull_request').map((e) => e.pullRequest), true, 200),
+    by_batch_pull_request: rank(without('batch_pull', 'not_batch_pull').map((e) => e.batchPull), true, 200),
+  };
+}
+
+function rank(values: (string | bigint | null)[], numeric: boolean, limit: number): Facet[] {
+  const counts = new Map<string, number>();
+  for (const value of values) if (value !== null) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
+  const order = (a: string, b: string) => (numeric ? (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0) : a < b ? -1 : a > b ? 1 : 0);
+  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || order(a.value, b.value)).slice(0, limit);
+}
+
+/** A seeded generator, so a failing query can be reproduced. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+function pick<T>(next: () => number, values: readonly T[], max: number): T[] {
+  const count = 1 + Math.floor(next() * max);
+  return [...new Set(Array.from({ length: count }, () => values[Math.floor(next() * values.length)]!))];
+}
+
+/** A random filter set drawn from values present in the data (and some absent ones). */
+function randomQuery(next: () => number, all: ModelEvent[], now: number): ModelQuery {
+  const query: ModelQuery = {};
+  const pulls = [...new Set(all.map((e) => e.pullRequest).filter((p): p is bigint => p !== null)), 999_999n];
+  const batches = [...new Set(all.map((e) => e.batchPull).filter((p): p is bigint => p !== null))];
+  const types = [...new Set(all.map((e) => e.type))] as EventType[];
+  const triggers = [...new Set(all.map((e) => e.trigger)), 'no such trigger'];
+  const side = () => next() < 0.5;
+  if (next() < 0.35) query[side() ? 'pull_request' : 'not_pull_request'] = pick(next, pulls, 4);
+  if (next() < 0.3 && batches.length) query[side() ? 'batch_pull' : 'not_batch_pull'] = pick(next, batches, 3);
+  if (next() < 0.35) query[side() ? 'event_type' : 'not_event_type'] = pick(next, types, 5);
+  if (next() < 0.3) query[side() ? 'outcome' : 'not_outcome'] = pick(next, OUTCOMES as readonly Outcome[], 2);
+  if (next() < 0.35) query[side() ? 'trigger' : 'not_trigger'] = pick(next, triggers, 3);
+  if (next() < 0.15) query.base_ref = 'main';
+  if (next() < 0.5) {
+    const to = now - Math.floor(next() * DAY);
+    query.received_to = new Date(to).toISOString();
+    query.received_from = new Date(to - 60_000 - Math.floor(next() * 2 * DAY)).toISOString();
+  }
+  return query;
+}
+
+for (const backend of await backends()) {
+  describe(`activity log aggregate (${backend})`, () => {
+    let t: TestApp;
+    let all: ModelEvent[];
+    const now = Date.now();
+    const aggregate = async (query: ModelQuery) => {
+      const response = await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(query)}`);
+      assert.equal(response.status, 200, response.text);
+      return response.json;
+    };
+
+    before(async () => {
+      t = await startTestApp(backend);
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', '/v1/admin/repos/acme/other')).status, 201);
+      const events = generateEvents({ seed: 11, count: 2500, start: new Date(now - 2 * DAY), end: new Date(now - 1000), pullRange: [1n, 60n] });
+      all = await ingestEvents(t, REPO, events, now);
+      await ingestEvents(t, 'acme/other', generateEvents({ seed: 12, count: 300, start: new Date(now - DAY), end: new Date(now - 1000) }), now);
+    });
+    after(() => t.close());
+
+    test('with no filters, every field matches the model', async () => {
+      assert.deepEqual(await aggregate({}), modelAggregate(all, {}, now));
+    });
+
+    test('randomized filter sets: every field matches the model, each facet ignoring only its own pair', async () => {
+      const next = random(backend === 'pglite' ? 101 : 202);
+      for (let i = 0; i < 40; i++) {
+        const query = randomQuery(next, all, now);
+        assert.deepEqual(await aggregate(query), modelAggregate(all, query, now), `query ${searchOf(query)}`);
+      }
+    });
+
+    test('total equals the number of events the list returns for the same filters', async () => {
+      const next = random(7);
+      for (let i = 0; i < 4; i++) {
+        const query = randomQuery(next, all, now);
+        query.received_to ??= new Date(now).toISOString();
+        const pages = await walkNext(t, `/v1/repos/${REPO}/logs?${searchOf(query, { per_page: '100' })}`);
+        const listed = pages.reduce((sum, page) => sum + page.ids.length, 0);
+        assert.equal((await aggregate(query)).total, listed, searchOf(query));
+      }
+    });
+
+    test('an empty window: total 0, a zero-filled histogram, no facet rows', async () => {
+      const query = { received_from: new Date(now - 30 * DAY).toISOString(), received_to: new Date(now - 29 * DAY).toISOString() };
+      const result = await aggregate(query);
+      assert.equal(result.total, 0);
+      assert.ok(result.histogram.length >= 144 && result.histogram.every((b: { count: number }) => b.count === 0));
+      for (const facet of ['by_event_type', 'by_outcome', 'by_trigger', 'by_pull_request', 'by_batch_pull_request']) assert.deepEqual(result[facet], []);
+    });
+
+    test('a window that cuts buckets counts only the events inside it', async () => {
+      const query = { received_from: new Date(now - DAY - 7 * 60_000 - 123).toISOString(), received_to: new Date(now - 3 * 60_000 - 77).toISOString() };
+      const result = await aggregate(query);
+      assert.deepEqual(result, modelAggregate(all, query, now));
+      assert.equal(result.histogram.reduce((sum: number, b: { count: number }) => sum + b.count, 0), result.total);
+    });
+
+    test('93 days is the longest window; the 200-step ladder picks one day then', async () => {
+      const to = now;
+      const longest = await aggregate({ received_from: new Date(to - 93 * DAY).toISOString(), received_to: new Date(to).toISOString() });
+      assert.equal(longest.interval_size_seconds, 86400);
+      assert.equal(longest.total, all.filter((e) => e.receivedAt < to).length);
+      const tooLong = await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf({ received_from: new Date(to - 93 * DAY - 1).toISOString(), received_to: new Date(to).toISOString() })}`);
+      assert.equal(tooLong.status, 422);
+      assert.deepEqual(tooLong.json.detail[0].loc, ['query', 'received_from']);
+    });
+
+    test('the same validation as the list: pairs, window order, timezone, unknown parameters, no paging', async () => {
+      for (const search of ['trigger=a&not_trigger=b', 'pull_request=1&not_pull_request=2', 'received_from=2024-01-02T00:00:00Z&received_to=2024-01-01T00:00:00Z', 'received_to=2024-01-01T00:00:00', 'per_page=10', 'cursor=abc', 'event_typ=action.label', 'outcome=great', 'pull_request=9223372036854775808']) {
+        const response = await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${search}`);
+        assert.equal(response.status, 422, search);
+        assert.ok(Array.isArray(response.json.detail) && response.json.detail[0].loc[0] === 'query', `${search}: ${response.text}`);
+      }
+      assert.equal((await t.request('GET', '/v1/repos/acme/ghost/logs/aggregate')).status, 404);
+    });
+  });
+
+  describe(`activity log aggregate facets at the 200th place (${backend})`, () => {
+    let t: TestApp;
+    const now = Date.now();
+    before(async () => {
+      t = await startTestApp(backend);
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+    });
+    after(() => t.close());
+
+    test('ties are broken by value (numerically for numbers), and only 200 rows are listed', async () => {
+      // 260 pull requests (1000, 997, … 223) and 260 triggers with one event each; then 2^63-1
+      // gets two events and 229 a second one, so they lead and the rest tie at one.
+      const events = Array.from({ length: 260 }, (_, i) => eventAt('action.label', now - 60_000 - i, { pull_request: BigInt(1000 - i * 3), trigger: `trigger ${String(i).padStart(3, '0')}` }));
+      for (const pull of [9223372036854775807n, 229n, 9223372036854775807n]) events.push(eventAt('action.comment', now - 1000, { pull_request: pull, trigger: 'trigger 259' }));
+      const all = await ingestEvents(t, REPO, events, now);
+      const result = (await t.request('GET', `/v1/repos/${REPO}/logs/aggregate`)).json;
+      assert.equal(result.by_pull_request.length, 200);
+      assert.deepEqual(result.by_pull_request.slice(0, 4).map((f: Facet) => f.value), ['229', '9223372036854775807', '223', '226']);
+      assert.deepEqual(result.by_pull_request, modelAggregate(all, {}, now).by_pull_request);
+      assert.equal(result.by_trigger.length, 200);
+      assert.deepEqual(result.by_trigger[0], { value: 'trigger 259', count: 4 });
+      assert.deepEqual(result.by_trigger, modelAggregate(all, {}, now).by_trigger);
+    });
+  });
+}
