@@ -34,6 +34,9 @@ function createAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     useDefaults: coerce,
     strict: false,
+    // Found by the fuzzer (test/fuzz): without it, Ajv takes Infinity (a JSON literal such as
+    // 1e400 parses to it) for an integer, and `"size": -1e400` was stored as null.
+    strictNumbers: true,
     validateFormats: true,
   });
   addFormats(ajv);

@@ -137,6 +137,16 @@ for (const backend of await backends()) {
       assert.equal(await pullRows(), before);
     });
 
+    test('a signed body that is JSON but not an object is 422, whatever the event', async () => {
+      for (const payload of [[], null, 42, 'text']) {
+        for (const event of ['ping', 'pull_request', 'installation']) {
+          const response = await sendHook(t, event, payload);
+          assert.equal(response.status, 422, `${event} ${JSON.stringify(payload)}: ${response.text}`);
+          assert.deepEqual(response.json.detail[0].loc, ['body']);
+        }
+      }
+    });
+
     test('a bad payload of a handled event is a 422 naming the field, and writes nothing', async () => {
       const before = await pullRows();
       const payload = pullRequestPayload(pull(6, 'not-a-sha', { action: 'opened' }));

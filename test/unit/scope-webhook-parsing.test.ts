@@ -49,10 +49,14 @@ test('a pull request number beyond 2^53 stays exact', () => {
 
 test('other actions and events are ignored without reading the payload further', () => {
   assert.deepEqual(parseHostingEvent('pull_request', { action: 'labeled' }), { kind: 'ignored' });
-  assert.deepEqual(parseHostingEvent('ping', 'not even an object'), { kind: 'ignored' });
+  assert.deepEqual(parseHostingEvent('ping', { zen: 'Keep it logically awesome.' }), { kind: 'ignored' });
   assert.deepEqual(parseHostingEvent('installation', { action: 'deleted' }), { kind: 'ignored' });
   assert.deepEqual(parseHostingEvent('repository', { action: 'renamed' }), { kind: 'ignored' });
   assert.deepEqual(parseHostingEvent('constructor', {}), { kind: 'ignored' });
+});
+
+test('a payload that is not a JSON object is refused whatever the event', () => {
+  for (const payload of ['not even an object', [], null, 42]) assert.throws(() => parseHostingEvent('ping', payload), (error: { issues?: { msg: string }[] }) => error.issues?.[0]?.msg === 'must be a JSON object');
 });
 
 test('registration events list the repositories to register', () => {

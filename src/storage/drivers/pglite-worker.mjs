@@ -3,7 +3,7 @@
 // server. Plain JavaScript on purpose: under Node 20 a worker does not inherit tsx's loader, and
 // this file needs none. Protocol: pglite-worker-messages.ts. Values go back as PostgreSQL's text;
 // the main thread decodes them with the same table as the pg backend (type-parsers.ts).
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -32,8 +32,26 @@ function toRawResult(result) {
   return { fields: result.fields, rows: result.rows, command: result.command, rowCount: result.rowCount };
 }
 
+/**
+ * Found in the security review (docs/security.md): PGlite writes its files mode 0666 whatever the
+ * umask, under a directory created 0755, so any local user could read the store and rewrite its
+ * tables (application keys included). As PostgreSQL does with its own data directory, only the
+ * owner may enter it. Best effort: a directory this process does not own is left as it is.
+ * @param {string} dir
+ */
+function restrictToOwner(dir) {
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // not ours to change (EPERM): the operator decides
+  }
+}
+
 async function open() {
-  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
+  if (!dataDir.includes('://')) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    restrictToOwner(dataDir);
+  }
   const db = await PGlite.create(dataDir);
   // Every type PGlite would parse (including the array types it registered at start-up) is
   // returned as text instead; the main thread does the one decoding both backends share.

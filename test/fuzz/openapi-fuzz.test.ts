@@ -1,0 +1,152 @@
+// Property-based fuzzing driven by the served /v1/openapi.json (issue #9): for every documented
+// operation, requests valid by the document must succeed (or answer a documented 404/409 about
+// state), with bodies matching the documented response schemas; mutated requests (wrong types,
+// huge values, unicode, empty, truncated JSON, duplicate keys, int64 edges, bad dates, unknown
+// fields, bad credentials, oversized bodies and headers) must get a 4xx with a JSON `detail`
+// and leave every table as it was. Nothing may answer 5xx; a 501 (endpoint not implemented
+// yet) skips that operation. Operations are read at run time, so new endpoints are covered
+// without a change here.
+//
+// Size: FUZZ_RUNS valid requests and twice as many invalid ones per operation and backend
+// (default 20: about 1 100 requests per backend, 20 s for both on a quiet machine). A long run:
+//   FUZZ_RUNS=1000 node --import tsx --test test/fuzz/openapi-fuzz.test.ts
+// FUZZ_SEED replays a run (fast-check prints the seed of any failure; FUZZ_SHRINK=1 also shrinks
+// the request); FUZZ_ONLY=aggregate fuzzes only the operations whose "METHOD /path" contains it.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { backends } from '../support/backends.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { changedTables, stateChecksum } from '../support/state-checksum.ts';
+import { errorCatalogue } from '../../src/errors.ts';
+import { loadServedDocument, type Operation, type ServedDocument } from './openapi-operations.ts';
+import { buildWorld, reopenPulls, validRequest, type FuzzWorld } from './fuzz-world.ts';
+import { invalidRequest } from './request-mutations.ts';
+import { describeWire, render, send, type Answer, type RequestSpec } from './fuzz-http.ts';
+import { accepts, textAccepted } from './schema-check.ts';
+import { parseJson, stringifyJson } from '../../src/json/exact-json.ts';
+import { documentedProblem, errorShapeProblem } from './response-check.ts';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+/** Only the operations whose "METHOD /path" contains this text (a long run aimed at one endpoint). */
+const ONLY = process.env.FUZZ_ONLY;
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const settings = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, seed: SEED, endOnFailure: process.env.FUZZ_SHRINK !== '1', includeErrorInReport: true });
+
+/** 404s and 409s a valid request may meet, when the path names something the world does not hold. */
+const STATE_ANSWERS = new Set<string>(
+  Object.values(errorCatalogue)
+    .filter((entry) => entry.status === 404 || entry.status === 409)
+    .map((entry) => entry.detail)
+    .filter((detail) => detail !== errorCatalogue.route_not_found.detail),
+);
+
+const fuzzed = (served: ServedDocument): Operation[] => served.operations.filter((op) => ONLY === undefined || op.id.includes(ONLY));
+
+interface Tally {
+  statuses: Map<number, number>;
+  notImplemented: boolean;
+  deviations: Set<string>;
+}
+
+/**
+ * Findings reported to the owners of the endpoint (issue #9 report), tolerated here so the suite
+ * stays green until they are fixed; each is printed as a diagnostic whenever it is met.
+ */
+// Deviations found and not yet fixed: each entry lets the fuzz run pass while naming the fault.
+const KNOWN_DEVIATIONS: { what: string; matches(spec: RequestSpec, answer: Answer): boolean }[] = [];
+
+for (const backend of await backends()) {
+  describe(`OpenAPI fuzzing (${backend})`, () => {
+    let t: TestApp;
+    let served: ServedDocument;
+    let world: FuzzWorld;
+
+    before(async () => {
+      t = await startTestApp(backend);
+      served = await loadServedDocument(t.baseUrl);
+      world = await buildWorld(t, served);
+    });
+    after(() => t.close());
+
+    async function exchange(spec: RequestSpec) {
+      const wire = render(spec);
+      const answer = await send(t.baseUrl, wire);
+      return { wire, answer, where: `${[...spec.mutations, ''].join('; ')}${describeWire(wire)} → ${answer.status} ${answer.text.slice(0, 400)}` };
+    }
+
+    /** The generator and the checker agree that what is sent is valid (else mutations prove nothing). */
+    function assertDocumentedValid(spec: RequestSpec): void {
+      const op = spec.op;
+      if (op.body && spec.body !== undefined) assert.ok(accepts(op.body, parseJson(stringifyJson(spec.body)), world.resolve, world.substitute), `generated body is not valid: ${fc.stringify(spec)}`);
+      for (const p of op.parameters.filter((q) => q.in === 'path')) assert.ok(textAccepted(p.schema, spec.path[p.name] ?? '', world.resolve), `generated ${p.name} is not valid: ${fc.stringify(spec)}`);
+    }
+
+    async function checkValid(spec: RequestSpec, tally: Tally): Promise<void> {
+      assertDocumentedValid(spec);
+      const { answer, where } = await exchange(spec);
+      tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 501) return void (tally.notImplemented = true);
+      assert.ok(answer.status < 500, `valid request answered ${answer.status}: ${where}`);
+      if (answer.status >= 400) {
+        assert.equal(errorShapeProblem(answer), undefined, where);
+        const detail = (answer.json as { detail: unknown }).detail;
+        assert.ok(STATE_ANSWERS.has(detail as string), `a valid request was refused: ${where}`);
+      }
+      if (spec.op.deprecated) assert.equal(answer.headers.deprecation, 'true', `a deprecated operation answers Deprecation: true: ${where}`);
+      const problem = documentedProblem(spec.op, answer);
+      const known = problem && KNOWN_DEVIATIONS.find((deviation) => deviation.matches(spec, answer));
+      if (known) return void tally.deviations.add(known.what);
+      assert.equal(problem, undefined, where);
+    }
+
+    async function checkRefused(spec: RequestSpec, tally: Tally): Promise<void> {
+      const before = await stateChecksum(t.store);
+      const { answer, where } = await exchange(spec);
+      tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 501) return void (tally.notImplemented = true);
+      const known = KNOWN_DEVIATIONS.find((deviation) => deviation.matches(spec, answer));
+      if (known) return void tally.deviations.add(known.what);
+      assert.ok(answer.status >= 400 && answer.status < 500, `an invalid request answered ${answer.status}: ${where}`);
+      assert.equal(errorShapeProblem(answer), undefined, where);
+      if (spec.op.responses.has(answer.status)) assert.equal(documentedProblem(spec.op, answer), undefined, where);
+      assert.deepEqual(changedTables(before, await stateChecksum(t.store)), [], `a refused request changed stored state: ${where}`);
+    }
+
+    function report(op: Operation, tally: Tally): string {
+      return `${op.id}: ${[...tally.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`;
+    }
+
+    test('every documented operation is fuzzed, valid requests first', async (context) => {
+      assert.ok(served.operations.length >= 10, 'the document lists the API');
+      const summary: string[] = [];
+      for (const op of fuzzed(served)) {
+        await context.test(op.id, async (sub) => {
+          const tally: Tally = { statuses: new Map(), notImplemented: false, deviations: new Set() };
+          await reopenPulls(t);
+          await fc.assert(fc.asyncProperty(validRequest(world, op), (spec) => checkValid(spec, tally)), settings(RUNS));
+          summary.push(report(op, tally));
+          for (const what of tally.deviations) sub.diagnostic(`known deviation: ${what}`);
+          if (tally.notImplemented) return sub.skip('answers 501: not implemented yet');
+          const succeeded = [...tally.statuses].filter(([status]) => status < 300).reduce((n, [, count]) => n + count, 0);
+          assert.ok(succeeded > 0, `no valid request succeeded: ${report(op, tally)}`);
+        });
+      }
+      context.diagnostic(`valid: ${summary.join(' | ')}`);
+    });
+
+    test('every documented operation refuses invalid requests with a JSON detail and writes nothing', async (context) => {
+      const summary: string[] = [];
+      for (const op of fuzzed(served)) {
+        await context.test(op.id, async (sub) => {
+          const tally: Tally = { statuses: new Map(), notImplemented: false, deviations: new Set() };
+          await fc.assert(fc.asyncProperty(invalidRequest(world, op), (spec) => checkRefused(spec, tally)), settings(RUNS * 2));
+          summary.push(report(op, tally));
+          if (tally.notImplemented) sub.diagnostic('answers 501 to some requests: not implemented yet');
+          for (const what of tally.deviations) sub.diagnostic(`known deviation: ${what}`);
+        });
+      }
+      context.diagnostic(`invalid: ${summary.join(' | ')}`);
+    });
+  });
+}

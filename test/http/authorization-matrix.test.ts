@@ -1,0 +1,179 @@
+// DESIGN.md §3 as a matrix (issue #9): every documented endpoint × every kind of credential ×
+// same owner, other owner, revoked, unknown and malformed, each answering exactly: the success
+// status of a valid request where the table says yes, else 403 with the catalogued reason, and
+// a refused request writes nothing. The endpoint list is checked against the served OpenAPI
+// document both ways, so an endpoint added later fails here until it has its row.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { errorCatalogue, type ErrorCode } from '../../src/errors.ts';
+import { signBody } from '../../src/domain/webhooks/signature.ts';
+import { backends } from '../support/backends.ts';
+import { SERVICE_TOKEN, WEBHOOK_SECRET, startTestApp, type TestApp } from '../support/test-app.ts';
+import { changedTables, stateChecksum } from '../support/state-checksum.ts';
+
+type Kind = 'service' | 'admin_key' | 'ci_key' | 'hosting';
+/** The hosting-platform right an endpoint needs (DESIGN.md §3). */
+type HostingRight = 'pull' | 'admin' | 'owner_admin' | undefined;
+
+interface Row {
+  method: string;
+  /** The documented path template. */
+  template: string;
+  path: string;
+  body?: () => unknown;
+  accepts: Kind[];
+  hostingRight?: HostingRight;
+  /** The status of this (valid) request when the credential is accepted. */
+  success: number;
+  /** Answered instead of `success` while the endpoint is not implemented. */
+  pending?: number;
+}
+
+const SHA = 'c0ffee'.padEnd(40, '0');
+const SCHEMES: Record<Kind, string> = { service: 'ServiceTokenBearerAuth', admin_key: 'AdminApplicationKey', ci_key: 'CIApplicationKey', hosting: 'HostingTokenBearerAuth' };
+const scopeReport = () => ({ scopes: ['api'] });
+const products = () => ({ products: ['merge_queue'] });
+const events = () => ({ events: [{ type: 'action.close', metadata: { message: 'closed' }, trigger: 'matrix' }] });
+
+// One row per endpoint. The scope read-backs are not in DESIGN.md's table; they take whoever may
+// send scope reports or read the repository, as their documentation says.
+const ROWS: Row[] = [
+  { method: 'POST', template: '/v1/admin/keys', path: '/v1/admin/keys', body: () => ({ owner: 'acme', scope: 'ci', name: 'matrix' }), accepts: ['service'], success: 201 },
+  { method: 'GET', template: '/v1/admin/keys', path: '/v1/admin/keys?owner=acme', accepts: ['service'], success: 200 },
+  { method: 'DELETE', template: '/v1/admin/keys/{id}', path: '/v1/admin/keys/{victim}', accepts: ['service'], success: 204 },
+  { method: 'PUT', template: '/v1/admin/repos/{owner}/{repository}', path: '/v1/admin/repos/acme/widgets', accepts: ['service'], success: 204 },
+  { method: 'PUT', template: '/v1/admin/repos/{owner}/{repository}/pulls/{number}', path: '/v1/admin/repos/acme/widgets/pulls/7', body: () => ({ state: 'open', head_sha: SHA }), accepts: ['service'], success: 204 },
+  { method: 'POST', template: '/v1/repos/{owner}/{repository}/logs', path: '/v1/repos/acme/widgets/logs', body: events, accepts: ['service'], success: 201 },
+  { method: 'PUT', template: '/v1/repos/{owner}/{repository}/commits/{sha}/scopes', path: `/v1/repos/acme/widgets/commits/${SHA}/scopes`, body: scopeReport, accepts: ['service', 'ci_key'], success: 204 },
+  { method: 'PUT', template: '/v1/repos/{owner}/{repository}/pulls/{number}/scopes', path: '/v1/repos/acme/widgets/pulls/1/scopes', body: scopeReport, accepts: ['service', 'ci_key'], success: 204 },
+  { method: 'POST', template: '/v1/repos/{owner}/{repository}/pulls/{number}/scopes', path: '/v1/repos/acme/widgets/pulls/1/scopes', body: scopeReport, accepts: ['service', 'ci_key'], success: 204 },
+  { method: 'GET', template: '/v1/repos/{owner}/{repository}/commits/{sha}/scopes', path: `/v1/repos/acme/widgets/commits/${SHA}/scopes`, accepts: ['service', 'ci_key', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
+  { method: 'GET', template: '/v1/repos/{owner}/{repository}/pulls/{number}/scopes', path: '/v1/repos/acme/widgets/pulls/1/scopes', accepts: ['service', 'ci_key', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
+  { method: 'PUT', template: '/v1/products/{owner}/{repository}', path: '/v1/products/acme/widgets', body: products, accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'admin', success: 204 },
+  { method: 'GET', template: '/v1/products/{owner}/{repository}', path: '/v1/products/acme/widgets', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
+  { method: 'GET', template: '/v1/default_products/{owner}', path: '/v1/default_products/acme', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'owner_admin', success: 200 },
+  { method: 'PUT', template: '/v1/default_products/{owner}', path: '/v1/default_products/acme', body: products, accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'owner_admin', success: 204 },
+  { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs', path: '/v1/repos/acme/widgets/logs', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
+  { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs/aggregate', path: '/v1/repos/acme/widgets/logs/aggregate', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200, pending: 501 },
+];
+const WEBHOOK = 'POST /v1/hooks/hosting';
+
+interface Credential {
+  name: string;
+  header: string | undefined;
+  /** The answer for `row`: a success, or the catalogued reason of the 403. */
+  expect(row: Row): 'success' | ErrorCode;
+}
+
+/** Accepted kinds get their rights checked against acme/widgets; other kinds are refused as such. */
+function keyCredential(name: string, header: string, kind: Kind, coversAcme: boolean): Credential {
+  return { name, header, expect: (row) => (!row.accepts.includes(kind) ? 'scheme_not_accepted' : coversAcme ? 'success' : 'insufficient_rights') };
+}
+
+function hostingCredential(name: string, header: string, rights: HostingRight[]): Credential {
+  return { name, header, expect: (row) => (!row.accepts.includes('hosting') ? 'scheme_not_accepted' : rights.includes(row.hostingRight) ? 'success' : 'insufficient_rights') };
+}
+
+const refusedAs = (code: ErrorCode, name: string, header: string | undefined): Credential => ({ name, header, expect: () => code });
+
+for (const backend of await backends()) {
+  describe(`authorization matrix (${backend})`, () => {
+    let t: TestApp;
+    const credentials: Credential[] = [];
+    const victims: string[] = [];
+
+    async function key(owner: string, scope: 'admin' | 'ci'): Promise<{ id: string; key: string }> {
+      const response = await t.request('POST', '/v1/admin/keys', { body: { owner, scope, name: `${scope} of ${owner}` } });
+      assert.equal(response.status, 201, response.text);
+      return response.json;
+    }
+    async function revokedKey(scope: 'admin' | 'ci'): Promise<string> {
+      const created = await key('acme', scope);
+      assert.equal((await t.request('DELETE', `/v1/admin/keys/${created.id}`)).status, 204);
+      return created.key;
+    }
+
+    before(async () => {
+      t = await startTestApp(backend);
+      assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/admin/repos/globex/gears')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets/pulls/1', { body: { state: 'open', head_sha: SHA } })).status, 204);
+      assert.equal((await t.request('PUT', `/v1/repos/acme/widgets/commits/${SHA}/scopes`, { body: scopeReport() })).status, 204);
+      t.hosting.users.set('hosting-admin', { login: 'alice', id: 1, repos: { 'acme/widgets': { admin: true, pull: true } }, adminOf: ['acme'] });
+      t.hosting.users.set('hosting-reader', { login: 'bob', id: 2, repos: { 'acme/widgets': { admin: false, pull: true } } });
+      t.hosting.users.set('hosting-stranger', { login: 'eve', id: 3, repos: { 'globex/gears': { admin: true, pull: true } }, adminOf: ['globex'] });
+      t.hosting.users.set('hosting-acme-self', { login: 'ACME', id: 4 });
+      const [adminKey, ciKey, otherAdmin, otherCi] = [await key('acme', 'admin'), await key('ACME', 'ci'), await key('globex', 'admin'), await key('globex', 'ci')];
+      credentials.push(
+        { name: 'service token', header: `Bearer ${SERVICE_TOKEN}`, expect: () => 'success' },
+        { name: 'service token, scheme in lower case', header: `bearer ${SERVICE_TOKEN}`, expect: () => 'success' },
+        keyCredential('admin key of the owner', `Bearer ${adminKey.key}`, 'admin_key', true),
+        keyCredential('ci key of the owner (created as ACME)', `Bearer ${ciKey.key}`, 'ci_key', true),
+        keyCredential('admin key of another owner', `Bearer ${otherAdmin.key}`, 'admin_key', false),
+        keyCredential('ci key of another owner', `Bearer ${otherCi.key}`, 'ci_key', false),
+        refusedAs('invalid_credential', 'revoked admin key', `Bearer ${await revokedKey('admin')}`),
+        refusedAs('invalid_credential', 'revoked ci key', `Bearer ${await revokedKey('ci')}`),
+        refusedAs('invalid_credential', 'unknown application key', `Bearer swy_${'A'.repeat(43)}`),
+        hostingCredential('hosting user, repository admin and organisation admin', 'Bearer hosting-admin', ['pull', 'admin', 'owner_admin']),
+        hostingCredential('hosting user who may only pull', 'Bearer hosting-reader', ['pull']),
+        hostingCredential('hosting user of another owner', 'Bearer hosting-stranger', []),
+        hostingCredential('hosting user whose own account is the owner', 'Bearer hosting-acme-self', ['owner_admin']),
+        { name: 'token the hosting platform refuses', header: 'Bearer not-a-platform-token', expect: (row) => (row.accepts.includes('hosting') ? 'invalid_credential' : 'scheme_not_accepted') },
+        refusedAs('missing_credential', 'no Authorization header', undefined),
+        refusedAs('missing_credential', 'Basic scheme', 'Basic dXNlcjpwYXNz'),
+        refusedAs('missing_credential', 'Bearer without a token', 'Bearer'),
+        refusedAs('missing_credential', 'two tokens', `Bearer ${SERVICE_TOKEN} ${SERVICE_TOKEN}`),
+        refusedAs('missing_credential', 'token without a scheme', SERVICE_TOKEN),
+        refusedAs('missing_credential', 'a non-ASCII token', 'Bearer jeton-\u00e9'),
+      );
+      for (let i = 0; i < credentials.length; i++) victims.push((await key('acme', 'ci')).id);
+    });
+    after(() => t.close());
+
+    test('the matrix covers exactly the documented endpoints, with the documented credentials', async () => {
+      const document = (await t.request('GET', '/v1/openapi.json', { token: null })).json;
+      const documented = new Map<string, string[]>();
+      for (const [path, item] of Object.entries<Record<string, { security?: Record<string, unknown>[] }>>(document.paths)) {
+        for (const [method, op] of Object.entries(item)) documented.set(`${method.toUpperCase()} ${path}`, (op.security ?? []).flatMap((s) => Object.keys(s)).sort());
+      }
+      const rows = new Map(ROWS.map((row) => [`${row.method} ${row.template}`, row.accepts.map((k) => SCHEMES[k]).sort()]));
+      assert.deepEqual([...documented.keys()].filter((id) => id !== WEBHOOK).sort(), [...rows.keys()].sort(), 'one matrix row per documented endpoint');
+      for (const [id, schemes] of rows) assert.deepEqual(documented.get(id), schemes, `${id}: documented security schemes`);
+      assert.deepEqual(documented.get(WEBHOOK), [], 'webhooks are signed, not bearer-authenticated');
+    });
+
+    for (const row of ROWS) {
+      test(`${row.method} ${row.template}`, async () => {
+        for (const credential of credentials) {
+          const expected = credential.expect(row);
+          const path = row.path.includes('{victim}') ? row.path.replace('{victim}', victims.shift()!) : row.path;
+          const before = expected === 'success' ? undefined : await stateChecksum(t.store);
+          const headers: Record<string, string> = credential.header === undefined ? {} : { authorization: credential.header };
+          const response = await t.request(row.method, path, { token: null, headers, body: row.body?.() });
+          const where = `${credential.name}: ${row.method} ${path} → ${response.status} ${response.text.slice(0, 200)}`;
+          if (expected === 'success') {
+            assert.ok(response.status === row.success || (row.pending !== undefined && response.status === row.pending), where);
+          } else {
+            assert.equal(response.status, 403, where);
+            assert.deepEqual(response.json, { detail: errorCatalogue[expected].detail }, where);
+            assert.deepEqual(changedTables(before!, await stateChecksum(t.store)), [], `a refused request wrote: ${where}`);
+          }
+        }
+      });
+    }
+
+    test(`${WEBHOOK}: the signature decides, whatever bearer credential comes with it`, async () => {
+      const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
+      for (const credential of credentials) {
+        const headers = { 'x-github-event': 'ping', 'x-github-delivery': `matrix-${Math.random()}`, ...(credential.header ? { authorization: credential.header } : {}) };
+        const signed = await t.request('POST', '/v1/hooks/hosting', { token: null, rawBody: body, headers: { ...headers, 'x-hub-signature-256': signBody(WEBHOOK_SECRET, body) } });
+        assert.equal(signed.status, 204, `${credential.name}, signed: ${signed.text}`);
+        const before = await stateChecksum(t.store);
+        const unsigned = await t.request('POST', '/v1/hooks/hosting', { token: null, rawBody: body, headers: { ...headers, 'x-hub-signature-256': signBody('another-secret-0123456789', body) } });
+        assert.equal(unsigned.status, 403, `${credential.name}, wrongly signed: ${unsigned.text}`);
+        assert.deepEqual(unsigned.json, { detail: errorCatalogue.bad_signature.detail });
+        assert.deepEqual(changedTables(before, await stateChecksum(t.store)), []);
+      }
+    });
+  });
+}
