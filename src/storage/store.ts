@@ -6,6 +6,8 @@ import { migrate } from './migrate.ts';
 import { ApplicationKeyQueries } from './queries/application-keys.ts';
 import { DefaultProductQueries } from './queries/default-products.ts';
 import { EventQueries } from './queries/events.ts';
+import { EventAggregateQueries } from './queries/event-aggregate.ts';
+import { EventLogQueries } from './queries/event-log.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
@@ -24,6 +26,8 @@ export interface Store {
   readonly pullRequests: PullRequestQueries;
   readonly defaultProducts: DefaultProductQueries;
   readonly events: EventQueries;
+  readonly eventAggregates: EventAggregateQueries;
+  readonly eventLog: EventLogQueries;
   readonly scopeReports: ScopeReportQueries;
   readonly webhookDeliveries: WebhookDeliveryQueries;
   /** Resolves when storage answers a trivial query. */
@@ -48,6 +52,8 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
     events: new EventQueries(db),
+    eventAggregates: new EventAggregateQueries(db),
+    eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
     ping: async () => {

@@ -87,6 +87,14 @@ for (const backend of await backends()) {
       }
     });
 
+    test('an empty body with a JSON content type is no body: fine where none is expected, missing where one is', async () => {
+      const register = await t.request('PUT', '/v1/admin/repos/acme/empty-body', { rawBody: '', headers: { 'content-type': 'application/json' } });
+      assert.equal(register.status, 201, register.text);
+      const create = await t.request('POST', '/v1/admin/keys', { rawBody: '', headers: { 'content-type': 'application/json' } });
+      assert.equal(create.status, 422);
+      assert.deepEqual(create.json.detail[0].loc, ['body']);
+    });
+
     test('a body over 1 MiB is 413', async () => {
       const response = await t.request('POST', '/v1/admin/keys', { rawBody: JSON.stringify({ owner: 'acme', scope: 'ci', name: 'x'.repeat(1024 * 1024) }) });
       assert.equal(response.status, 413);

@@ -27,12 +27,17 @@ export interface TestResponse {
   json: any;
 }
 
+export interface TestAppOptions {
+  /** SWITCHYARD_PUBLIC_URL; unset by default, so links come from the request's host. */
+  publicUrl?: string;
+}
+
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
-export async function startTestApp(backend: Backend, given?: Store): Promise<TestApp> {
+export async function startTestApp(backend: Backend, given?: Store, options: TestAppOptions = {}): Promise<TestApp> {
   const hosting = await new FakeHosting().start();
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: undefined, logLevel: 'silent' },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent' },
     store,
     hosting: new HostingApi(hosting.url),
   });

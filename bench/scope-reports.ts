@@ -1,0 +1,176 @@
+// Scope-report throughput (issue #8): PUT .../commits/{sha}/scopes and PUT .../pulls/{n}/scopes
+// through HTTP against a real Switchyard process (autocannon, 50 connections, many repositories
+// and pull requests, CI keys, durable commits), beside the database's own rate for the same writes
+// in the same run: pgbench running the equivalent transactions (PostgreSQL), or the same statements
+// issued through the store by 50 concurrent callers (PGlite).
+//
+//   npx tsx bench/scope-reports.ts [--backend postgres|pglite|both] [--seconds 15]
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { openStore, type Backend } from '../src/storage/store.ts';
+import { privateSchemaUrl, TEST_DATABASE_URL } from '../test/support/backends.ts';
+import { SERVICE_TOKEN } from '../test/support/test-app.ts';
+import { startSwitchyard, type StorageEnv } from '../test/support/switchyard-process.ts';
+
+const run = promisify(execFile);
+const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '15' } } });
+const SECONDS = Number(args.seconds);
+const CONNECTIONS = 50;
+const OWNERS = 10;
+const REPOS_PER_OWNER = 10;
+const PULLS_PER_REPO = 50;
+
+interface Target {
+  owner: string;
+  repo: string;
+}
+
+const targets: Target[] = Array.from({ length: OWNERS * REPOS_PER_OWNER }, (_, i) => ({ owner: `owner${i % OWNERS}`, repo: `repo${Math.floor(i / OWNERS)}` }));
+const hex = (n: number) => n.toString(16).padStart(40, '0');
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+const BODY = JSON.stringify({ scopes: ['api', 'frontend', 'docs'], all_scopes: false });
+
+async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<Response> {
+  const response = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** Registers the repositories, open pull requests with heads, and one CI key per owner. */
+async function seed(base: string): Promise<Map<string, string>> {
+  const keys = new Map<string, string>();
+  for (let o = 0; o < OWNERS; o++) keys.set(`owner${o}`, ((await (await call(base, 'POST', '/v1/admin/keys', SERVICE_TOKEN, { owner: `owner${o}`, scope: 'ci', name: 'bench' })).json()) as { key: string }).key);
+  for (const { owner, repo } of targets) {
+    await call(base, 'PUT', `/v1/admin/repos/${owner}/${repo}`, SERVICE_TOKEN);
+    for (let n = 1; n <= PULLS_PER_REPO; n++) await call(base, 'PUT', `/v1/admin/repos/${owner}/${repo}/pulls/${n}`, SERVICE_TOKEN, { state: 'open', head_sha: hex(n), base_ref: 'main' });
+  }
+  return keys;
+}
+
+interface HttpResult {
+  rate: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(base: string, keys: Map<string, string>, path: (t: Target) => string): Promise<HttpResult> {
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'PUT',
+        setupRequest: (request) => {
+          const target = pick(targets);
+          return { ...request, path: path(target), body: BODY, headers: { authorization: `Bearer ${keys.get(target.owner)}`, 'content-type': 'application/json' } };
+        },
+      },
+    ],
+  });
+  return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+const byCommit = (t: Target) => `/v1/repos/${t.owner}/${t.repo}/commits/${hex(Math.floor(Math.random() * 1e9))}/scopes`;
+const byNumber = (t: Target) => `/v1/repos/${t.owner}/${t.repo}/pulls/${1 + Math.floor(Math.random() * PULLS_PER_REPO)}/scopes`;
+
+// The same writes as the service makes, as pgbench transactions (one per report).
+const COMMIT_SQL = `\\set r random(1, ${targets.length})
+\\set s random(1, 1000000000)
+INSERT INTO commit_scope_reports (repository_id, sha, scopes, all_scopes, seq, reported_at)
+VALUES (:r, lpad(to_hex(:s), 40, '0'), '{api,frontend,docs}', false, nextval('arrival_seq'), clock_timestamp())
+ON CONFLICT (repository_id, sha) DO UPDATE SET scopes = excluded.scopes, all_scopes = excluded.all_scopes, seq = nextval('arrival_seq'), reported_at = clock_timestamp();
+`;
+const PULL_SQL = `\\set r random(1, ${targets.length})
+\\set n random(1, ${PULLS_PER_REPO})
+BEGIN;
+SELECT pg_advisory_xact_lock(:r, :n);
+SELECT state FROM pull_requests WHERE repository_id = :r AND number = :n;
+INSERT INTO pull_scope_reports (repository_id, number, scopes, all_scopes, seq, reported_at)
+VALUES (:r, :n, '{api,frontend,docs}', false, nextval('arrival_seq'), clock_timestamp())
+ON CONFLICT (repository_id, number) DO UPDATE SET scopes = excluded.scopes, all_scopes = excluded.all_scopes, seq = excluded.seq, reported_at = excluded.reported_at;
+COMMIT;
+`;
+
+async function pgbench(url: string, script: string): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-pgbench-'));
+  try {
+    await writeFile(join(dir, 'script.sql'), script);
+    const parsed = new URL(url);
+    const schema = /search_path=(\w+)/.exec(decodeURIComponent(parsed.searchParams.get('options') ?? ''))?.[1];
+    const bin = (await run('bash', ['-c', 'ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1'])).stdout.trim();
+    const { stdout } = await run(`${bin}/pgbench`, ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-f', join(dir, 'script.sql'), '-h', parsed.hostname, '-p', parsed.port || '5432', '-U', parsed.username || 'postgres', parsed.pathname.slice(1)], {
+      env: { ...process.env, PGOPTIONS: `-c search_path=${schema}` },
+    });
+    return Number(/tps = ([\d.]+)/.exec(stdout)?.[1]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** PGlite has no pgbench: the same statements through the store, by 50 concurrent callers. */
+async function storeRate(dataDir: string, statement: () => ReturnType<typeof sql>): Promise<number> {
+  const store = await openStore({ dataDir });
+  try {
+    let done = 0;
+    const deadline = Date.now() + SECONDS * 1000;
+    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < deadline) {
+        await statement().execute(store.db);
+        done++;
+      }
+    }));
+    return done / SECONDS;
+  } finally {
+    await store.close();
+  }
+}
+
+const commitStatement = () => sql`INSERT INTO commit_scope_reports (repository_id, sha, scopes, all_scopes, seq, reported_at)
+  VALUES (${1 + Math.floor(Math.random() * targets.length)}, ${hex(Math.floor(Math.random() * 1e9))}, '{api,frontend,docs}', false, nextval('arrival_seq'), clock_timestamp())
+  ON CONFLICT (repository_id, sha) DO UPDATE SET scopes = excluded.scopes, all_scopes = excluded.all_scopes, seq = nextval('arrival_seq'), reported_at = clock_timestamp()`;
+
+function row(backend: string, endpoint: string, http: HttpResult, floor: number): string {
+  const ratio = http.rate / floor;
+  const verdicts = [backend === 'postgres' ? (http.rate >= 5000 ? 'rate ok' : 'rate < 5000') : '', ratio >= 0.5 ? 'ratio ok' : 'ratio < 0.5', http.p99 < 25 ? 'p99 ok' : 'p99 ≥ 25 ms'].filter(Boolean);
+  return `| ${backend} | ${endpoint} | ${Math.round(floor).toLocaleString('en')} | ${Math.round(http.rate).toLocaleString('en')} | ${ratio.toFixed(2)} | ${http.p50} | ${http.p99} | ${http.errors} | ${verdicts.join(', ')} |`;
+}
+
+async function benchBackend(backend: Backend): Promise<string[]> {
+  const dir = backend === 'pglite' ? await mkdtemp(join(tmpdir(), 'switchyard-bench-')) : undefined;
+  const schema = backend === 'postgres' ? await privateSchemaUrl() : undefined;
+  const storage: StorageEnv = dir ? { SWITCHYARD_DATA_DIR: dir } : { DATABASE_URL: schema!.url };
+  const server = await startSwitchyard(storage, { LOG_LEVEL: 'warn' });
+  const rows: string[] = [];
+  try {
+    const keys = await seed(server.baseUrl);
+    const commitHttp = await load(server.baseUrl, keys, byCommit);
+    const pullHttp = await load(server.baseUrl, keys, byNumber);
+    await server.stop();
+    if (backend === 'postgres') {
+      rows.push(row(backend, 'PUT commits/{sha}/scopes', commitHttp, await pgbench(schema!.url, COMMIT_SQL)));
+      rows.push(row(backend, 'PUT pulls/{n}/scopes', pullHttp, await pgbench(schema!.url, PULL_SQL)));
+    } else {
+      rows.push(row(backend, 'PUT commits/{sha}/scopes', commitHttp, await storeRate(dir!, commitStatement)));
+      rows.push(`| ${backend} | PUT pulls/{n}/scopes | – | ${Math.round(pullHttp.rate).toLocaleString('en')} | – | ${pullHttp.p50} | ${pullHttp.p99} | ${pullHttp.errors} | |`);
+    }
+  } finally {
+    await server.kill().catch(() => undefined);
+    if (dir) await rm(dir, { recursive: true, force: true });
+    await schema?.drop();
+  }
+  return rows;
+}
+
+const chosen: Backend[] = args.backend === 'both' ? ['postgres', 'pglite'] : [args.backend as Backend];
+console.log(`scope reports: ${CONNECTIONS} connections, ${SECONDS} s per run, ${targets.length} repositories × ${PULLS_PER_REPO} pull requests, database ${TEST_DATABASE_URL}`);
+console.log('| backend | endpoint | database alone (writes/s) | HTTP (reports/s) | HTTP / database | p50 ms | p99 ms | errors | targets |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const backend of chosen) for (const line of await benchBackend(backend)) console.log(line);
