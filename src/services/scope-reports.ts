@@ -3,15 +3,15 @@
 import { ApiError } from '../errors.ts';
 import { effectiveScopes, type EffectiveScopes, type StoredScopeReport } from '../domain/scopes/effective-scopes.ts';
 import type { ScopeReport } from '../domain/scopes/scope-report.ts';
-import type { Repository } from '../storage/queries/repositories.ts';
+import type { RepositoryIdentity } from '../storage/queries/repositories.ts';
 import type { Store } from '../storage/store.ts';
 
 export interface PullScopes extends EffectiveScopes {
   headSha: string | null;
 }
 
-async function requireRepository(store: Store, owner: string, name: string): Promise<Repository> {
-  const repository = await store.repositories.find(owner, name);
+async function requireRepository(store: Store, owner: string, name: string): Promise<RepositoryIdentity> {
+  const repository = await store.repositories.identify(owner, name);
   if (!repository) throw new ApiError('repository_not_found');
   return repository;
 }

@@ -63,7 +63,7 @@ export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; 
     },
   }, async (request, reply) => {
     const { owner, repository, number } = request.params;
-    const repo = await store.repositories.find(owner, repository);
+    const repo = await store.repositories.identify(owner, repository);
     if (!repo) throw new ApiError('repository_not_found');
     const { state, head_sha, base_ref } = request.body;
     await store.pullRequests.upsert(store.db, repo.id, { number, state, headSha: head_sha?.toLowerCase() ?? null, baseRef: base_ref ?? null });

@@ -42,7 +42,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; sto
   }, async (request, reply) => {
     const validation = validateIngestEvents(eventsOf(request.body), new Date());
     if (!validation.ok) throw new ValidationError(validation.issues);
-    const repository = await store.repositories.find(request.params.owner, request.params.repository);
+    const repository = await store.repositories.identify(request.params.owner, request.params.repository);
     if (!repository) throw new ApiError('repository_not_found');
     const ids = await store.events.insertBatch(repository.id, validation.events);
     return reply.code(201).send({ ids });

@@ -51,7 +51,7 @@ export const logAggregateRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDep
   }, async (request) => {
     const query = log.parseFilterQuery(request.query as log.ActivityLogFilterParams);
     const window = log.resolveWindow(query.bounds, new Date());
-    const repository = await store.repositories.find(request.params.owner, request.params.repository);
+    const repository = await store.repositories.identify(request.params.owner, request.params.repository);
     if (!repository) throw new ApiError('repository_not_found');
     const step = intervalSizeSeconds(window);
     const rows = await store.eventAggregates.aggregate({ repositoryId: repository.id, window }, query.filters, step);

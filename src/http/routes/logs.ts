@@ -55,7 +55,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app,
     const perPage = log.pageSize(params.per_page);
     const query = log.parseFilterQuery(params);
     const window = params.cursor === undefined ? log.resolveWindow(query.bounds, new Date()) : undefined;
-    const repository = await store.repositories.find(request.params.owner, request.params.repository);
+    const repository = await store.repositories.identify(request.params.owner, request.params.repository);
     if (!repository) throw new ApiError('repository_not_found');
     const fingerprint = log.filterFingerprint(repository.id, query);
     const cursor = params.cursor === undefined ? undefined : log.decodeCursor(params.cursor, await store.eventLog.signingKey(), fingerprint);

@@ -18,8 +18,21 @@ function toKey(row: { id: string; owner: string; scope: KeyScope; name: string; 
   return { id: row.id, owner: row.owner, scope: row.scope, name: row.name, createdAt: row.created_at, revokedAt: row.revoked_at };
 }
 
+/**
+ * Key lookups are on every authenticated request's path, so answers (found or not) are kept for
+ * CACHE_MS. A revoke through this process drops its entry at once; another process sharing the
+ * database sees a revocation within CACHE_MS (docs/security.md).
+ */
+const CACHE_MS = 10_000;
+const CACHE_MAX = 10_000;
+
 export class ApplicationKeyQueries {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly cache = new Map<string, { key: ApplicationKey | undefined; expires: number }>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async create(key: { id: string; owner: string; scope: KeyScope; name: string; secretHash: string }): Promise<ApplicationKey> {
     const row = await this.db
@@ -31,8 +44,13 @@ export class ApplicationKeyQueries {
   }
 
   async findBySecretHash(secretHash: string): Promise<ApplicationKey | undefined> {
+    const hit = this.cache.get(secretHash);
+    if (hit && hit.expires > this.now()) return hit.key;
     const row = await this.db.selectFrom('application_keys').select(columns).where('secret_hash', '=', secretHash).executeTakeFirst();
-    return row && toKey(row);
+    const key = row && toKey(row);
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(secretHash, { key, expires: this.now() + CACHE_MS });
+    return key;
   }
 
   async list(owner: string | undefined): Promise<ApplicationKey[]> {
@@ -43,6 +61,7 @@ export class ApplicationKeyQueries {
 
   /** Marks a key revoked; false when no such key. Revoking twice keeps the first date. */
   async revoke(id: string): Promise<boolean> {
+    for (const [hash, entry] of this.cache) if (entry.key?.id === id) this.cache.delete(hash);
     const result = await this.db
       .updateTable('application_keys')
       .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))

@@ -11,8 +11,27 @@ export interface Repository {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+export type RepositoryIdentity = Pick<Repository, 'id' | 'owner' | 'name'>;
+
 export class RepositoryQueries {
+  // Repositories are never renamed or removed, so who a name designates never changes once
+  // found; unknown names are not remembered (another process may register them).
+  private readonly identities = new Map<string, RepositoryIdentity>();
+
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** The repository's id and registered names, from memory after the first lookup. */
+  async identify(owner: string, name: string): Promise<RepositoryIdentity | undefined> {
+    const cacheKey = `${owner.toLowerCase()}/${name.toLowerCase()}`;
+    const known = this.identities.get(cacheKey);
+    if (known) return known;
+    const found = await this.find(owner, name);
+    if (!found) return undefined;
+    if (this.identities.size >= 100_000) this.identities.clear();
+    const identity = { id: found.id, owner: found.owner, name: found.name };
+    this.identities.set(cacheKey, identity);
+    return identity;
+  }
 
   async find(owner: string, name: string, db: Db = this.db): Promise<Repository | undefined> {
     return db
