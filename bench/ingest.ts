@@ -3,17 +3,14 @@
 // straight through the store, in the same process and run. Target: HTTP ≥ half the floor.
 //
 //   npx tsx bench/ingest.ts [--backend pglite|postgres|both] [--events 20000] [--rounds 3]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.ts';
 import { validateIngestEvents } from '../src/domain/events/index.ts';
 import { HostingApi } from '../src/hosting/hosting-api.ts';
 import { stringifyJson } from '../src/json/exact-json.ts';
-import { openStore, type Backend, type Store } from '../src/storage/store.ts';
+import type { Backend } from '../src/storage/store.ts';
+import { openBenchStore } from './bench-store.ts';
 import { generateEvents } from '../test/fixtures/event-fixtures.ts';
-import { privateSchemaUrl } from '../test/support/backends.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,17 +24,6 @@ const TOTAL = Number(args.events);
 const ROUNDS = Number(args.rounds);
 const CONCURRENCY = Number(args.concurrency);
 const TOKEN = 'bench-service-token-0123456789';
-
-async function openBenchStore(backend: Backend): Promise<{ store: Store; dispose: () => Promise<void> }> {
-  if (backend === 'pglite') {
-    const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
-    const store = await openStore({ dataDir: dir });
-    return { store, dispose: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
-  }
-  const { url, drop } = await privateSchemaUrl();
-  const store = await openStore({ databaseUrl: url, dataDir: 'unused' });
-  return { store, dispose: async () => (await store.close(), await drop()) };
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -3,10 +3,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, chown, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './switchyard-process.ts';
 
 const run = promisify(execFile);
 
@@ -15,16 +15,6 @@ async function binDir(): Promise<string | undefined> {
   if (!existsSync(root)) return undefined;
   const versions = (await readdir(root)).sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 export class PrivatePostgres {
