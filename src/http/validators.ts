@@ -51,6 +51,9 @@ function createAjv(coerce: boolean): Ajv {
   };
   ajv.addKeyword({ keyword: 'int64', modifying: true, errors: true, validate: validateInt64 });
   ajv.addKeyword({ keyword: 'storable', type: 'string', errors: true, validate: validateStorable });
+  // Untyped on purpose: a keyword declared for numbers is skipped when the value arrived as text
+  // and was coerced.
+  ajv.addKeyword({ keyword: 'finite', errors: true, validate: validateFinite });
   return ajv;
 }
 
@@ -61,6 +64,14 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const validateStorable: SchemaValidateFunction = (_schema: unknown, data: unknown) => {
   if (typeof data !== 'string' || !UNSTORABLE.test(data)) return true;
   validateStorable.errors = [{ keyword: 'storable', message: 'must not contain U+0000 or an unpaired surrogate', params: {} }];
+  return false;
+};
+
+// Coercion turns the query text "Infinity" (or "1e400") into a number that the range keywords
+// skip, since they compare finite numbers only: every number must be finite first.
+const validateFinite: SchemaValidateFunction = (_schema: unknown, data: unknown) => {
+  if (typeof data !== 'number' || Number.isFinite(data)) return true;
+  validateFinite.errors = [{ keyword: 'finite', message: 'must be a finite number', params: {} }];
   return false;
 };
 
@@ -76,6 +87,7 @@ export function toAjvSchema(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node)) out[key] = toAjvSchema(node[key]);
   if (node.type === 'string') out.storable = true;
+  if (node.type === 'integer' || node.type === 'number') out.finite = true;
   return out;
 }
 
@@ -107,6 +119,7 @@ const ISSUE_TYPES: Record<string, string> = {
   maximum: 'less_than_equal',
   uniqueItems: 'unique_items',
   storable: 'string_unicode',
+  finite: 'finite_number',
 };
 
 function pointerToLoc(pointer: string): (string | number)[] {

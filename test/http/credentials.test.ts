@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends } from '../support/backends.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { SERVICE_TOKEN, startTestApp, type TestApp } from '../support/test-app.ts';
 
 type Kind = 'admin' | 'ci' | 'hosting' | 'service';
 
@@ -36,7 +36,7 @@ for (const backend of await backends()) {
 
     before(async () => {
       t = await startTestApp(backend);
-      tokens.service = 'test-service-token-0123456789';
+      tokens.service = SERVICE_TOKEN;
       tokens.admin = (await createKey('acme', 'admin')).key;
       tokens.ci = (await createKey('ACME', 'ci')).key;
       otherOwnerAdmin = (await createKey('globex', 'admin')).key;

@@ -34,23 +34,20 @@ export class RepositoryQueries {
   }
 
   async find(owner: string, name: string, db: Db = this.db): Promise<Repository | undefined> {
-    return db
-      .selectFrom('repositories')
-      .select(['id', 'owner', 'name', 'products'])
-      .where('owner_key', '=', owner.toLowerCase())
-      .where('name_key', '=', name.toLowerCase())
-      .executeTakeFirst();
+    return this.select(db, owner, name).executeTakeFirst();
   }
 
   /** Locks the repository row for the rest of the transaction. */
   async findForUpdate(trx: Transaction<Database>, owner: string, name: string): Promise<Repository | undefined> {
-    return trx
+    return this.select(trx, owner, name).forUpdate().executeTakeFirst();
+  }
+
+  private select(db: Db, owner: string, name: string) {
+    return db
       .selectFrom('repositories')
       .select(['id', 'owner', 'name', 'products'])
       .where('owner_key', '=', owner.toLowerCase())
-      .where('name_key', '=', name.toLowerCase())
-      .forUpdate()
-      .executeTakeFirst();
+      .where('name_key', '=', name.toLowerCase());
   }
 
   /**
