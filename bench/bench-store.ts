@@ -1,5 +1,6 @@
-// A store for a benchmark: PGlite in a temporary directory, or PostgreSQL in a private schema of
-// the database at --database-url / DATABASE_URL (else TEST_DATABASE_URL's default), dropped after.
+// Storage for a benchmark: PGlite in a temporary directory, or PostgreSQL in a private schema of
+// the database at --database-url / DATABASE_URL (else TEST_DATABASE_URL's default), removed after.
+// Opened in this process (openBenchStore), or handed to a real Switchyard process (createBenchStorage).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,11 +8,21 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Backend, type Store } from '../src/storage/store.ts';
 import { TEST_DATABASE_URL } from '../test/support/backends.ts';
+import type { StorageEnv } from '../test/support/switchyard-process.ts';
 
 export interface BenchStore {
   store: Store;
   /** Closes the store and removes its directory or schema. */
   dispose(): Promise<void>;
+}
+
+export interface BenchStorage {
+  /** The environment a Switchyard process is started with to use this storage. */
+  env: StorageEnv;
+  /** Opens a store on it here; close it before a process opens the same PGlite directory. */
+  open(): Promise<Store>;
+  /** Removes the directory or drops the schema. */
+  remove(): Promise<void>;
 }
 
 async function admin(url: string, text: string): Promise<void> {
@@ -24,16 +35,23 @@ async function admin(url: string, text: string): Promise<void> {
   }
 }
 
-export async function openBenchStore(backend: Backend, databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL): Promise<BenchStore> {
+export async function createBenchStorage(backend: Backend, databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL): Promise<BenchStorage> {
   if (backend === 'pglite') {
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
-    const store = await openStore({ dataDir: dir });
-    return { store, dispose: async () => (await store.close(), await rm(dir, { recursive: true, force: true })) };
+    return { env: { SWITCHYARD_DATA_DIR: dir }, open: () => openStore({ dataDir: dir }), remove: () => rm(dir, { recursive: true, force: true }) };
   }
   const schema = `sw_bench_${randomBytes(6).toString('hex')}`;
   await admin(databaseUrl, `CREATE SCHEMA ${schema}`);
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const store = await openStore({ databaseUrl: url.toString(), dataDir: 'unused' });
-  return { store, dispose: async () => (await store.close(), await admin(databaseUrl, `DROP SCHEMA ${schema} CASCADE`)) };
+  return { env: { DATABASE_URL: url.toString() }, open: () => openStore({ databaseUrl: url.toString(), dataDir: 'unused' }), remove: () => admin(databaseUrl, `DROP SCHEMA ${schema} CASCADE`) };
+}
+
+export async function openBenchStore(backend: Backend, databaseUrl?: string): Promise<BenchStore> {
+  const storage = await createBenchStorage(backend, databaseUrl);
+  const store = await storage.open().catch(async (error: unknown) => {
+    await storage.remove();
+    throw error;
+  });
+  return { store, dispose: async () => (await store.close(), await storage.remove()) };
 }
