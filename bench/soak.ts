@@ -9,7 +9,7 @@
 //
 // PostgreSQL: a private schema at TEST_DATABASE_URL (as the tests use), dropped at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, freemem, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import { privateSchemaUrl } from '../test/support/backends.ts';
 import { FakeHosting } from '../test/support/fake-hosting.ts';
 import { startSwitchyard, type SwitchyardProcess } from '../test/support/switchyard-process.ts';
 import { SERVICE_TOKEN, WEBHOOK_SECRET } from '../test/support/test-app.ts';
+import { residentBytes } from './process-memory.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -131,11 +132,6 @@ interface Sample {
   requestsPerSecond: number;
 }
 
-async function rssOf(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
 async function heapOf(base: string): Promise<{ heap: number; external: number }> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
@@ -200,7 +196,7 @@ async function main(): Promise<void> {
   let lastAt = started;
   const sampler = setInterval(async () => {
     const now = Date.now();
-    const [rss, heap] = await Promise.all([rssOf(pid), heapOf(t.base)]);
+    const [rss, heap] = await Promise.all([residentBytes(pid), heapOf(t.base)]);
     const sample = { seconds: Math.round((now - started) / 1000), rssMb: rss / MB, heapMb: heap.heap / MB, externalMb: heap.external / MB, requestsPerSecond: ((t.requests - lastRequests) * 1000) / (now - lastAt) };
     lastRequests = t.requests;
     lastAt = now;
