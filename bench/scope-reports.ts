@@ -15,44 +15,13 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openStore, type Backend } from '../src/storage/store.ts';
 import { privateSchemaUrl, TEST_DATABASE_URL } from '../test/support/backends.ts';
-import { SERVICE_TOKEN } from '../test/support/test-app.ts';
 import { startSwitchyard, type StorageEnv } from '../test/support/switchyard-process.ts';
+import { byCommit, byNumber, hex, pick, PULLS_PER_REPO, REPORT_BODY, seedScopeTargets, targets, type Target } from './scope-report-load.ts';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '15' } } });
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = 50;
-const OWNERS = 10;
-const REPOS_PER_OWNER = 10;
-const PULLS_PER_REPO = 50;
-
-interface Target {
-  owner: string;
-  repo: string;
-}
-
-const targets: Target[] = Array.from({ length: OWNERS * REPOS_PER_OWNER }, (_, i) => ({ owner: `owner${i % OWNERS}`, repo: `repo${Math.floor(i / OWNERS)}` }));
-const hex = (n: number) => n.toString(16).padStart(40, '0');
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
-const BODY = JSON.stringify({ scopes: ['api', 'frontend', 'docs'], all_scopes: false });
-
-async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<Response> {
-  const response = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response;
-}
-
-/** Registers the repositories, open pull requests with heads, and one CI key per owner. */
-async function seed(base: string): Promise<Map<string, string>> {
-  const keys = new Map<string, string>();
-  for (let o = 0; o < OWNERS; o++) keys.set(`owner${o}`, ((await (await call(base, 'POST', '/v1/admin/keys', SERVICE_TOKEN, { owner: `owner${o}`, scope: 'ci', name: 'bench' })).json()) as { key: string }).key);
-  for (const { owner, repo } of targets) {
-    await call(base, 'PUT', `/v1/admin/repos/${owner}/${repo}`, SERVICE_TOKEN);
-    for (let n = 1; n <= PULLS_PER_REPO; n++) await call(base, 'PUT', `/v1/admin/repos/${owner}/${repo}/pulls/${n}`, SERVICE_TOKEN, { state: 'open', head_sha: hex(n), base_ref: 'main' });
-  }
-  return keys;
-}
-
 interface HttpResult {
   rate: number;
   p50: number;
@@ -70,16 +39,13 @@ async function load(base: string, keys: Map<string, string>, path: (t: Target) =
         method: 'PUT',
         setupRequest: (request) => {
           const target = pick(targets);
-          return { ...request, path: path(target), body: BODY, headers: { authorization: `Bearer ${keys.get(target.owner)}`, 'content-type': 'application/json' } };
+          return { ...request, path: path(target), body: REPORT_BODY, headers: { authorization: `Bearer ${keys.get(target.owner)}`, 'content-type': 'application/json' } };
         },
       },
     ],
   });
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
-
-const byCommit = (t: Target) => `/v1/repos/${t.owner}/${t.repo}/commits/${hex(Math.floor(Math.random() * 1e9))}/scopes`;
-const byNumber = (t: Target) => `/v1/repos/${t.owner}/${t.repo}/pulls/${1 + Math.floor(Math.random() * PULLS_PER_REPO)}/scopes`;
 
 // The same writes as the service makes, as pgbench transactions (one per report).
 const COMMIT_SQL = `\\set r random(1, ${targets.length})
@@ -150,7 +116,7 @@ async function benchBackend(backend: Backend): Promise<string[]> {
   const server = await startSwitchyard(storage, { LOG_LEVEL: 'warn' });
   const rows: string[] = [];
   try {
-    const keys = await seed(server.baseUrl);
+    const keys = await seedScopeTargets(server.baseUrl);
     const commitHttp = await load(server.baseUrl, keys, byCommit);
     const pullHttp = await load(server.baseUrl, keys, byNumber);
     await server.stop();
