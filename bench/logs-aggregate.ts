@@ -4,7 +4,7 @@
 // same process and run. Targets: the one-day aggregate within 3× of count(*) and at least 2×
 // faster than the naive plan.
 //
-//   npx tsx bench/logs-aggregate.ts [--backend postgres|pglite|both] [--events 1000000] [--runs 7]
+//   npx tsx bench/logs-aggregate.ts [--backend postgres|pglite|both] [--events 1000000] [--runs 7] [--json results.json]
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -14,9 +14,10 @@ import type { Database } from '../src/storage/database.ts';
 import { intervalSizeSeconds } from '../src/domain/activity-log/histogram.ts';
 import { loadActivityLog } from './activity-log-data.ts';
 import { openBenchStore } from './bench-store.ts';
+import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { closeHttpAgent, httpGet, percentile, timed } from './latency.ts';
 
-const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' } } });
+const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, json: { type: 'string' } } });
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
 const TOKEN = 'bench-service-token-0123456789';
@@ -49,6 +50,8 @@ async function median(run: () => Promise<unknown>): Promise<number> {
   return percentile(samples, 50);
 }
 
+const results: BenchResult[] = [];
+
 async function benchBackend(backend: Backend): Promise<string[]> {
   const { store, dispose } = await openBenchStore(backend);
   const rows: string[] = [];
@@ -75,6 +78,7 @@ async function benchBackend(backend: Backend): Promise<string[]> {
         const naivePlan = await median(() => naive(store.db, loaded.repositoryId, window));
         const count = await median(() => bareCount(store.db, loaded.repositoryId, window));
         const verdict = name === '1 day' ? `${http <= 3 * count ? 'met' : 'missed'} (≤ 3× count), ${naivePlan >= 2 * http ? 'met' : 'missed'} (≥ 2× faster than naive)` : '';
+        results.push({ backend, case: `${name} (${inWindow.toLocaleString('en')} events)`, metrics: { 'HTTP ms': Math.round(http), 'naive ms': Math.round(naivePlan), 'count(*) ms': Math.round(count), 'aggregate / count': Number((http / count).toFixed(1)) }, ...(verdict ? { verdict } : {}) });
         rows.push(`| ${backend} | ${name} | ${inWindow.toLocaleString('en')} | ${http.toFixed(0)} | ${naivePlan.toFixed(0)} | ${count.toFixed(0)} | ${(http / count).toFixed(1)} | ${(naivePlan / http).toFixed(1)} | ${verdict} |`);
       }
     } finally {
@@ -93,3 +97,4 @@ console.log(`aggregate: ${EVENTS.toLocaleString('en')} events in the busy day (a
 console.log('| backend | window | events in window | HTTP aggregate | naive (7 queries) | bare count(*) | aggregate / count | naive / aggregate | targets |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const backend of chosen) for (const row of await benchBackend(backend)) console.log(row);
+await writeJsonResults(args.json, 'logs-aggregate', results);

@@ -5,7 +5,7 @@
 // floor plus 2 ms; a page deep in a walk costs no more than a first page.
 //
 //   npx tsx bench/logs-list.ts [--backend pglite|postgres|both] [--events 1000000] [--elsewhere 400000]
-//                              [--samples 300] [--database-url postgres://…] [--explain]
+//                              [--samples 300] [--database-url postgres://…] [--explain] [--json results.json]
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -14,6 +14,7 @@ import { HostingApi } from '../src/hosting/hosting-api.ts';
 import type { Backend, Store } from '../src/storage/store.ts';
 import { loadActivityLog } from './activity-log-data.ts';
 import { openBenchStore } from './bench-store.ts';
+import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { closeHttpAgent, httpGet, percentile, timed, type HttpAnswer } from './latency.ts';
 import { buildScenarios, type Scenario } from './logs-list-scenarios.ts';
 
@@ -25,6 +26,7 @@ const { values: args } = parseArgs({
     samples: { type: 'string', default: '300' },
     'database-url': { type: 'string' },
     explain: { type: 'boolean', default: false },
+    json: { type: 'string' },
   },
 });
 const SAMPLES = Number(args.samples);
@@ -79,12 +81,15 @@ const summary = (samples: number[]): Percentiles => ({ p50: percentile(samples, 
 
 const ms = (value: number) => value.toFixed(2).padStart(7);
 
+/** The target: HTTP within twice the floor plus 2 ms. */
+const withinTarget = (http: number, floor: number) => http <= 2 * floor + 2;
+
 function report(backend: Backend, results: Result[]): void {
   console.log(`\n${backend}: page latency in ms (per_page 10, ${SAMPLES} samples each, ${SLOW_SAMPLES} for pages over 20 ms)`);
   console.log('| page | rows | floor p50 | HTTP p50 | ≤ 2×floor+2 | floor p99 | HTTP p99 | ≤ 2×floor+2 | reference p50 / p99 |');
   console.log('|---|---:|---:|---:|---|---:|---:|---|---:|');
   for (const r of results) {
-    const verdict = (http: number, floor: number) => (http <= 2 * floor + 2 ? 'yes' : 'NO');
+    const verdict = (http: number, floor: number) => (withinTarget(http, floor) ? 'yes' : 'NO');
     const cells = [r.name, r.rows, ms(r.floor.p50), ms(r.http.p50), verdict(r.http.p50, r.floor.p50), ms(r.floor.p99), ms(r.http.p99), verdict(r.http.p99, r.floor.p99), `${ms(r.reference.p50)} / ${ms(r.reference.p99)}`];
     console.log(`| ${cells.join(' | ')} |`);
   }
@@ -93,6 +98,21 @@ function report(backend: Backend, results: Result[]): void {
     console.log(`${deep.name}: floor p50 ${(deep.floor.p50 / first.floor.p50).toFixed(2)}× the first page's, HTTP p50 ${(deep.http.p50 / first.http.p50).toFixed(2)}×`);
   }
 }
+
+/** The backend's pages in one row: how many meet the target, the slowest HTTP p50 and p99. */
+function summaryRow(backend: Backend, results: Result[]): BenchResult {
+  const p50Met = results.filter((r) => withinTarget(r.http.p50, r.floor.p50)).length;
+  const p99Met = results.filter((r) => withinTarget(r.http.p99, r.floor.p99)).length;
+  const slowest = (pick: (r: Result) => number) => Number(Math.max(...results.map(pick)).toFixed(2));
+  return {
+    backend,
+    case: `${results.length} pages`,
+    metrics: { 'slowest HTTP p50 ms': slowest((r) => r.http.p50), 'slowest HTTP p99 ms': slowest((r) => r.http.p99) },
+    verdict: `HTTP ≤ 2×floor+2 ms: p50 on ${p50Met}/${results.length} pages, p99 on ${p99Met}/${results.length}`,
+  };
+}
+
+const summaries: BenchResult[] = [];
 
 async function run(backend: Backend): Promise<void> {
   const { store, dispose } = await openBenchStore(backend, args['database-url']);
@@ -115,6 +135,7 @@ async function run(backend: Backend): Promise<void> {
     const loadBefore = loadavg()[0]!;
     for (const scenario of scenarios) results.push(await measure(store, baseUrl, scenario));
     report(backend, results);
+    summaries.push(summaryRow(backend, results));
     // The machine's other work shows in the p99s: say how busy it was.
     console.log(`load average (1 min) ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after; ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`);
     closeHttpAgent();
@@ -126,3 +147,4 @@ async function run(backend: Backend): Promise<void> {
 }
 
 for (const backend of (args.backend === 'both' ? ['postgres', 'pglite'] : [args.backend]) as Backend[]) await run(backend);
+await writeJsonResults(args.json, 'logs-list', summaries);

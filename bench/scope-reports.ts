@@ -4,7 +4,7 @@
 // in the same run: pgbench running the equivalent transactions (PostgreSQL), or the same statements
 // issued through the store by 50 concurrent callers (PGlite).
 //
-//   npx tsx bench/scope-reports.ts [--backend postgres|pglite|both] [--seconds 15]
+//   npx tsx bench/scope-reports.ts [--backend postgres|pglite|both] [--seconds 15] [--json results.json]
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,10 +16,11 @@ import { sql } from 'kysely';
 import { openStore, type Backend } from '../src/storage/store.ts';
 import { privateSchemaUrl, TEST_DATABASE_URL } from '../test/support/backends.ts';
 import { startSwitchyard, type StorageEnv } from '../test/support/switchyard-process.ts';
+import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { byCommit, byNumber, hex, pick, PULLS_PER_REPO, REPORT_BODY, seedScopeTargets, targets, type Target } from './scope-report-load.ts';
 
 const run = promisify(execFile);
-const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '15' } } });
+const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '15' }, json: { type: 'string' } } });
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = 50;
 interface HttpResult {
@@ -103,9 +104,12 @@ const commitStatement = () => sql`INSERT INTO commit_scope_reports (repository_i
   VALUES (${1 + Math.floor(Math.random() * targets.length)}, ${hex(Math.floor(Math.random() * 1e9))}, '{api,frontend,docs}', false, nextval('arrival_seq'), clock_timestamp())
   ON CONFLICT (repository_id, sha) DO UPDATE SET scopes = excluded.scopes, all_scopes = excluded.all_scopes, seq = nextval('arrival_seq'), reported_at = clock_timestamp()`;
 
+const results: BenchResult[] = [];
+
 function row(backend: string, endpoint: string, http: HttpResult, floor: number): string {
   const ratio = http.rate / floor;
   const verdicts = [backend === 'postgres' ? (http.rate >= 5000 ? 'rate ok' : 'rate < 5000') : '', ratio >= 0.5 ? 'ratio ok' : 'ratio < 0.5', http.p99 < 25 ? 'p99 ok' : 'p99 ≥ 25 ms'].filter(Boolean);
+  results.push({ backend, case: endpoint, metrics: { 'HTTP reports/s': Math.round(http.rate), 'database alone writes/s': Math.round(floor), 'HTTP / database': Number(ratio.toFixed(2)), 'p50 ms': http.p50, 'p99 ms': http.p99, errors: http.errors }, verdict: verdicts.join(', ') });
   return `| ${backend} | ${endpoint} | ${Math.round(floor).toLocaleString('en')} | ${Math.round(http.rate).toLocaleString('en')} | ${ratio.toFixed(2)} | ${http.p50} | ${http.p99} | ${http.errors} | ${verdicts.join(', ')} |`;
 }
 
@@ -125,6 +129,7 @@ async function benchBackend(backend: Backend): Promise<string[]> {
       rows.push(row(backend, 'PUT pulls/{n}/scopes', pullHttp, await pgbench(schema!.url, PULL_SQL)));
     } else {
       rows.push(row(backend, 'PUT commits/{sha}/scopes', commitHttp, await storeRate(dir!, commitStatement)));
+      results.push({ backend, case: 'PUT pulls/{n}/scopes', metrics: { 'HTTP reports/s': Math.round(pullHttp.rate), 'p50 ms': pullHttp.p50, 'p99 ms': pullHttp.p99, errors: pullHttp.errors } });
       rows.push(`| ${backend} | PUT pulls/{n}/scopes | – | ${Math.round(pullHttp.rate).toLocaleString('en')} | – | ${pullHttp.p50} | ${pullHttp.p99} | ${pullHttp.errors} | |`);
     }
   } finally {
@@ -140,3 +145,4 @@ console.log(`scope reports: ${CONNECTIONS} connections, ${SECONDS} s per run, ${
 console.log('| backend | endpoint | database alone (writes/s) | HTTP (reports/s) | HTTP / database | p50 ms | p99 ms | errors | targets |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const backend of chosen) for (const line of await benchBackend(backend)) console.log(line);
+await writeJsonResults(args.json, 'scope-reports', results);

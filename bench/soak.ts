@@ -5,7 +5,7 @@
 // against lowest of the first, within 20 MB or 5%). Not part of `npm test`.
 //
 //   npx tsx bench/soak.ts [--minutes 10] [--backend pglite|postgres] [--concurrency 8]
-//                         [--warmup-minutes 2] [--sample-seconds 10]
+//                         [--warmup-minutes 2] [--sample-seconds 10] [--json results.json]
 //
 // PostgreSQL: a private schema at TEST_DATABASE_URL (as the tests use), dropped at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,6 +21,7 @@ import { privateSchemaUrl } from '../test/support/backends.ts';
 import { FakeHosting } from '../test/support/fake-hosting.ts';
 import { startSwitchyard, type SwitchyardProcess } from '../test/support/switchyard-process.ts';
 import { SERVICE_TOKEN, WEBHOOK_SECRET } from '../test/support/test-app.ts';
+import { writeJsonResults } from './json-results.ts';
 import { residentBytes } from './process-memory.ts';
 
 const { values: args } = parseArgs({
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'warmup-minutes': { type: 'string', default: '2' },
     'sample-seconds': { type: 'string', default: '10' },
+    json: { type: 'string' },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -234,6 +236,12 @@ async function main(): Promise<void> {
   console.log(`RSS after warm-up (${WARMUP_MS / 60_000} min), first third → last third: lowest ${early.toFixed(1)} → ${late.toFixed(1)} MB (growth ${growth.toFixed(1)}, allowed ${allowed.toFixed(1)}); median ${median(rss(first)).toFixed(1)} → ${median(rss(last)).toFixed(1)} MB; highest ${Math.max(...rss(first)).toFixed(1)} → ${Math.max(...rss(last)).toFixed(1)} MB; trend ${slope.toFixed(2)} MB/min; heap trend ${heapSlope.toFixed(2)} MB/min`);
   const verdict = growth <= allowed && t.failures === 0 && alive;
   console.log(`verdict: ${verdict ? 'PASS' : 'FAIL'}: ${growth <= allowed ? 'resident memory does not keep growing after warm-up' : 'resident memory keeps growing after warm-up'}${t.failures === 0 ? '' : `; ${t.failures} requests failed`}`);
+  await writeJsonResults(args.json, 'soak', [{
+    backend: args.backend!,
+    case: `${MINUTES} min, ${CONCURRENCY} clients`,
+    metrics: { 'req/s': Math.round(t.requests / (MINUTES * 60)), 'RSS floor growth MB': Number(growth.toFixed(1)), 'allowed MB': Number(allowed.toFixed(1)), 'RSS highest MB': Number(Math.max(...rss(steady)).toFixed(1)), 'failed requests': t.failures },
+    verdict: verdict ? 'PASS' : 'FAIL',
+  }]);
   process.exitCode = verdict ? 0 : 1;
 }
 
