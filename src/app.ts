@@ -59,6 +59,10 @@ function createServer(config: AppDeps['config']) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
+// Event metadata is stored as it was sent (src/storage/queries/events.ts): when its text is
+// compact, the parser keeps it, and ingestion writes it without serialising the object again.
+const KEEP_SOURCE_OF = new Set(['metadata']);
+
 function installCodecs(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? compileBodyValidator(schema) : compileParameterValidator(schema)));
   // Response schemas document the API; bodies are written by our own serializer so 64-bit
@@ -69,7 +73,7 @@ function installCodecs(app: FastifyInstance): void {
     // An empty body is no body: endpoints without one accept it, those with one say it is missing.
     if (body === '') return done(null, undefined);
     try {
-      done(null, parseJson(body as string));
+      done(null, parseJson(body as string, { keepSourceOf: KEEP_SOURCE_OF }));
     } catch (error) {
       done(error as Error, undefined);
     }

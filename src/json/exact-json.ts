@@ -18,9 +18,28 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 // A backslash or a control character: the string needs the careful path.
 const PLAIN_STRING_SPOILER = /[\\\x00-\x1f]/;
 
+// The source text of objects parsed under one of the keys a caller named (see parseJson), when
+// it holds no whitespace between tokens: storing that text as it came spares a re-serialisation.
+const compactSources = new WeakMap<object, string>();
+
+/** The compact source text an object was parsed from, if parseJson was asked to keep it. */
+export function compactSourceOf(value: object): string | undefined {
+  return compactSources.get(value);
+}
+
+export interface ParseOptions {
+  /** Keys whose object values keep their source text (compactSourceOf), if it is compact. */
+  keepSourceOf?: ReadonlySet<string>;
+}
+
 class Parser {
   private pos = 0;
-  constructor(private readonly text: string) {}
+  /** How many times whitespace was skipped so far: unchanged over a value means it is compact. */
+  private spaced = 0;
+  constructor(
+    private readonly text: string,
+    private readonly keepSourceOf: ReadonlySet<string> | undefined,
+  ) {}
 
   parseDocument(): JsonValue {
     const value = this.value(0);
@@ -36,6 +55,8 @@ class Parser {
   private skipSpace(): void {
     const t = this.text;
     let c = t.charCodeAt(this.pos);
+    if (!(c === 32 || c === 10 || c === 13 || c === 9)) return;
+    this.spaced++;
     while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++this.pos);
   }
 
@@ -111,6 +132,17 @@ class Parser {
     }
   }
 
+  private valueKeepingSource(depth: number): JsonValue {
+    this.skipSpace();
+    const start = this.pos;
+    const spaced = this.spaced;
+    const value = this.value(depth);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && this.spaced === spaced) {
+      compactSources.set(value, this.text.slice(start, this.pos));
+    }
+    return value;
+  }
+
   private array(depth: number): JsonValue[] {
     this.pos++;
     const out: JsonValue[] = [];
@@ -144,7 +176,7 @@ class Parser {
       if (Object.hasOwn(out, key)) throw new JsonSyntaxError(`Duplicate key "${key}"`, keyAt);
       this.skipSpace();
       if (this.text.charCodeAt(this.pos++) !== 58) this.fail("Expected ':'");
-      const value = this.value(depth);
+      const value = this.keepSourceOf?.has(key) ? this.valueKeepingSource(depth) : this.value(depth);
       // "__proto__" must stay data: plain assignment would replace the object's prototype.
       if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
       else out[key] = value;
@@ -156,8 +188,8 @@ class Parser {
   }
 }
 
-export function parseJson(text: string): JsonValue {
-  return new Parser(text).parseDocument();
+export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
+  return new Parser(text, options.keepSourceOf).parseDocument();
 }
 
 /** JSON.stringify that writes bigint as an exact JSON integer and skips undefined properties. */

@@ -43,6 +43,19 @@ for (const backend of await backends()) {
       });
     });
 
+    test('metadata is stored as sent when compact (escapes and big integers kept), else re-serialised', async () => {
+      const example = exampleEvent('action.comment');
+      const envelope = (metadata: string) => `{"type":"action.comment","trigger":${JSON.stringify(example.trigger)},"pull_request":1,"metadata":${metadata}}`;
+      const compact = JSON.stringify(example.metadata, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)).replace(/"([^"]*)":"/, '"$1":"\\u00e9\\/ ');
+      const spaced = JSON.stringify(example.metadata, (_k, v) => (typeof v === 'bigint' ? Number(v) : v), 2);
+      const response = await t.request('POST', LOGS, { rawBody: `{"events":[${envelope(compact)}, ${envelope(spaced)}]}`, headers: { 'content-type': 'application/json' } });
+      assert.equal(response.status, 201, response.text);
+      const rows = await t.store.db.selectFrom('events').select('metadata').orderBy('id').execute();
+      assert.equal(rows[0]!.metadata, compact, 'the compact text, escapes and all');
+      assert.equal(rows[1]!.metadata, JSON.stringify(JSON.parse(spaced)), 'whitespace is not stored');
+      assert.deepEqual(JSON.parse(rows[0]!.metadata), JSON.parse(compact));
+    });
+
     test('received_at defaults to now and is kept to the millisecond when given', async () => {
       const before = Date.now();
       const given = '2024-05-01T10:20:30.123+02:00';

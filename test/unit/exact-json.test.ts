@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { JsonSyntaxError, parseJson, stringifyJson } from '../../src/json/exact-json.ts';
+import { compactSourceOf, JsonSyntaxError, parseJson, stringifyJson } from '../../src/json/exact-json.ts';
 
 const asNumbers = (x: unknown): unknown =>
   typeof x === 'bigint' ? Number(x) : Array.isArray(x) ? x.map(asNumbers) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, asNumbers(y)])) : x;
@@ -66,4 +66,23 @@ test('nesting deeper than 128 is refused, not a stack overflow', () => {
   assert.doesNotThrow(() => parseJson('['.repeat(100) + ']'.repeat(100)));
   assert.throws(() => parseJson('['.repeat(100_000) + ']'.repeat(100_000)), /nested too deeply/);
   assert.throws(() => parseJson('{"a":'.repeat(200) + '1' + '}'.repeat(200)), /nested too deeply/);
+});
+
+test('keeps the source text of objects under the keys asked for, only when it is compact', () => {
+  const keep = { keepSourceOf: new Set(['metadata']) };
+  fc.assert(
+    fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), (metadata) => {
+      const text = JSON.stringify(metadata);
+      const parsed = parseJson(`{"events":[{"metadata":${text},"other":${text}}]}`, keep) as { events: { metadata: object; other: object }[] };
+      assert.equal(compactSourceOf(parsed.events[0]!.metadata), text);
+      assert.equal(compactSourceOf(parsed.events[0]!.other), undefined, 'only the keys asked for');
+      const spaced = JSON.stringify(metadata, null, 1);
+      if (spaced !== text) assert.equal(compactSourceOf((parseJson(`{"metadata":${spaced}}`, keep) as { metadata: object }).metadata), undefined);
+    }),
+    { numRuns: 500 },
+  );
+  assert.equal(compactSourceOf((parseJson('{"metadata": {"a":1}}', keep) as { metadata: object }).metadata), '{"a":1}', 'space before the value does not matter');
+  assert.equal(compactSourceOf((parseJson('{"metadata":{"a": 1}}', keep) as { metadata: object }).metadata), undefined);
+  assert.equal(compactSourceOf((parseJson('{"metadata":{"a":1}}') as { metadata: object }).metadata), undefined, 'nothing kept unless asked');
+  assert.equal(compactSourceOf((parseJson('{"metadata":[1]}', keep) as { metadata: object }).metadata), undefined, 'arrays are not kept');
 });

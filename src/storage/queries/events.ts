@@ -2,7 +2,7 @@
 // idempotency key already stored for the repository returns its first id and stores nothing.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database.ts';
-import { stringifyJson } from '../../json/exact-json.ts';
+import { compactSourceOf, stringifyJson } from '../../json/exact-json.ts';
 import type { ValidIngestEvent } from '../../domain/events/index.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -68,6 +68,8 @@ function toRow(repositoryId: string, e: ValidIngestEvent) {
     batch_pull_request: e.batchPullRequest,
     batch_id: e.batchId,
     idempotency_key: e.idempotencyKey,
-    metadata: stringifyJson(e.metadata),
+    // As sent: the request's own text when the parser kept it (validation only turns int64 numbers
+    // into bigint, which leaves the text true), else the object serialised.
+    metadata: compactSourceOf(e.metadata) ?? stringifyJson(e.metadata),
   };
 }
