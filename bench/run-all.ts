@@ -5,8 +5,8 @@
 //   npm run bench [-- --backend pglite|postgres|both] [--full] [--only ingest,mixed]
 //
 // Ctrl-C reaches the running benchmark too (same process group): it cleans up and exits, and the
-// run stops there.
-import { spawn } from 'node:child_process';
+// run stops there. SIGTERM to this process alone is passed on to the running benchmark.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,12 +55,17 @@ function runsOf(plan: Plan): Run[] {
   return ['pglite', 'postgres'].map((backend) => ({ plan, backend }));
 }
 
+let running: ChildProcess | undefined;
+let interrupted = false;
+process.on('SIGINT', () => (interrupted = true));
+process.on('SIGTERM', () => ((interrupted = true), running?.kill('SIGTERM')));
+
+/** The benchmark's exit code, or 128 + the signal that ended it. */
 function spawnBenchmark(run: Run, jsonFile: string): Promise<number> {
   const options = [...(args.full ? [] : run.plan.modest), '--backend', run.backend, '--json', jsonFile];
   const child = spawn(process.execPath, ['--import', 'tsx', `bench/${run.plan.name}.ts`, ...options], { cwd: ROOT, stdio: 'inherit' });
-  const forward = () => child.kill('SIGTERM');
-  process.once('SIGTERM', forward);
-  return new Promise((resolve) => child.on('exit', (code, signal) => (process.off('SIGTERM', forward), resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)))));
+  running = child;
+  return new Promise((resolve) => child.on('exit', (code, signal) => ((running = undefined), resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)))));
 }
 
 async function runOne(run: Run, dir: string, index: number): Promise<Finished> {
@@ -93,9 +98,6 @@ if (unknown.length > 0) throw new Error(`--only: no benchmark ${unknown.join(', 
 const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-results-'));
 const started = Date.now();
 const finished: Finished[] = [];
-let interrupted = false;
-// The benchmark running gets the same Ctrl-C and cleans up; this run waits for it, then stops.
-process.on('SIGINT', () => (interrupted = true));
 try {
   for (const run of PLANS.filter((plan) => !only || only.includes(plan.name)).flatMap(runsOf)) {
     const result = await runOne(run, dir, finished.length);
