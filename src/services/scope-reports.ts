@@ -24,12 +24,7 @@ export async function reportCommitScopes(store: Store, owner: string, name: stri
 /** Refused (409) once the pull request is known closed or merged; accepted for one never heard of. */
 export async function reportPullScopes(store: Store, owner: string, name: string, number: bigint, report: ScopeReport): Promise<void> {
   const repository = await requireRepository(store, owner, name);
-  await store.db.transaction().execute(async (trx) => {
-    await store.pullRequests.lock(trx, repository.id, number);
-    const pull = await store.pullRequests.find(repository.id, number, trx);
-    if (pull && pull.state !== 'open') throw new ApiError('pull_request_closed');
-    await store.scopeReports.putPull(trx, repository.id, number, report);
-  });
+  if (!(await store.scopeReports.putPull(repository.id, number, report))) throw new ApiError('pull_request_closed');
 }
 
 export async function readPullScopes(store: Store, owner: string, name: string, number: bigint): Promise<PullScopes> {

@@ -14,12 +14,22 @@ interface Migration {
   statements: string[];
 }
 
-/** Splits a file on semicolons that end a line; our migrations hold no function bodies. */
-function splitStatements(text: string): string[] {
-  return text
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter((s) => s.length > 0);
+/** Splits a file on semicolons that end a line, except inside $$-quoted function bodies. */
+export function splitStatements(text: string): string[] {
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*--/.test(line)) continue;
+    current.push(line);
+    if ((line.split('$$').length - 1) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, '').trim());
+      current = [];
+    }
+  }
+  statements.push(current.join('\n').trim());
+  return statements.filter((statement) => statement.length > 0);
 }
 
 export async function loadMigrations(): Promise<Migration[]> {

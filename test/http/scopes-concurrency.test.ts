@@ -104,6 +104,25 @@ for (const backend of await backends()) {
       }
       assertFollowsArrival(ops, await effective(n));
     });
+
+    test('a report by number waits for the pull request\'s lock and sees the close committed meanwhile', async () => {
+      const n = 900;
+      assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: 'open', head_sha: sha('c', n) } })).status, 204);
+      const repositoryId = (await t.store.repositories.find('acme', 'widgets'))!.id;
+      let settled = false;
+      let report: Promise<TestResponse> | undefined;
+      await t.store.db.transaction().execute(async (trx) => {
+        await t.store.pullRequests.lock(trx, repositoryId, BigInt(n));
+        report = t.request('PUT', `${REPO}/pulls/${n}/scopes`, { body: { scopes: ['api'] } }).finally(() => (settled = true));
+        await sleep(300);
+        assert.equal(settled, false, 'the report went ahead without the lock');
+        await trx.updateTable('pull_requests').set({ state: 'closed' }).where('repository_id', '=', repositoryId).where('number', '=', String(n)).execute();
+      });
+      const response = await report!;
+      assert.equal(response.status, 409, response.text);
+      assert.match(response.json.detail, /closed or merged/);
+      assert.equal((await t.store.db.selectFrom('pull_scope_reports').selectAll().where('number', '=', String(n)).execute()).length, 0, 'nothing was written');
+    });
   });
 }
 

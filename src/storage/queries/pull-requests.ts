@@ -13,9 +13,6 @@ export interface PullRequest {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-// Namespace of the advisory locks that serialise everything touching one pull request.
-const PULL_REQUEST_LOCK = 727_004;
-
 export class PullRequestQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -32,10 +29,11 @@ export class PullRequestQueries {
   /**
    * Serialises, until the transaction ends, everything that orders itself against this pull
    * request (head moves, reports by number), whether or not its row exists yet. An arrival
-   * number taken after this lock is therefore in commit order for the pull request.
+   * number taken after this lock is therefore in commit order for the pull request. The lock is
+   * the SQL function lock_pull_request (migration 0004), which reports by number take too.
    */
   async lock(trx: Transaction<Database>, repositoryId: string, number: bigint): Promise<void> {
-    await sql`SELECT pg_advisory_xact_lock(${PULL_REQUEST_LOCK}, hashtext(${`${repositoryId}:${number}`}))`.execute(trx);
+    await sql`SELECT lock_pull_request(${repositoryId}, ${number.toString()})`.execute(trx);
   }
 
   /**

@@ -1,7 +1,7 @@
 // Scope reports by commit and by pull request number. Each write takes a fresh arrival number
 // under the lock of the row it replaces (or of its pull request), so for any one row arrival
 // order is commit order. Effective scopes are computed when read, never written out.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.ts';
 import type { ScopeReport } from '../../domain/scopes/scope-report.ts';
 import type { PullScopeInputs, StoredScopeReport } from '../../domain/scopes/effective-scopes.ts';
@@ -46,20 +46,14 @@ export class ScopeReportQueries {
       .execute();
   }
 
-  /** Replaces the report by number of a pull request; the caller holds the pull request's lock. */
-  async putPull(trx: Transaction<Database>, repositoryId: string, number: bigint, report: ScopeReport): Promise<void> {
-    await trx
-      .insertInto('pull_scope_reports')
-      .values({ repository_id: repositoryId, number, scopes: report.scopes, all_scopes: report.allScopes, seq: sql`nextval('arrival_seq')`, reported_at: sql`clock_timestamp()` })
-      .onConflict((oc) =>
-        oc.columns(['repository_id', 'number']).doUpdateSet((eb) => ({
-          scopes: eb.ref('excluded.scopes'),
-          all_scopes: eb.ref('excluded.all_scopes'),
-          seq: eb.ref('excluded.seq'),
-          reported_at: eb.ref('excluded.reported_at'),
-        })),
-      )
-      .execute();
+  /**
+   * Replaces the report by number of a pull request, in one call of a function of migration 0004:
+   * under the pull request's lock, refused (false, nothing written) once it is closed or merged.
+   */
+  async putPull(repositoryId: string, number: bigint, report: ScopeReport): Promise<boolean> {
+    const { rows } = await sql<{ written: boolean }>`
+      SELECT put_pull_scope_report(${repositoryId}, ${number.toString()}, ${report.scopes}, ${report.allScopes}) AS written`.execute(this.db);
+    return rows[0]!.written;
   }
 
   async findCommit(repositoryId: string, sha: string): Promise<StoredScopeReport | undefined> {
