@@ -10,6 +10,8 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { eventAt, expectedEvents, searchOf, type ModelEvent, type ModelQuery } from '../support/activity-log-model.ts';
 import { ingestEvents, walkNext } from '../support/activity-log-client.ts';
 import { generateEvents } from '../fixtures/event-fixtures.ts';
+import { purgeExpiredEvents } from '../../src/services/retention.ts';
+import { sql } from 'kysely';
 
 const REPO = 'acme/widgets';
 const DAY = 86_400_000;
@@ -159,6 +161,88 @@ for (const backend of await backends()) {
         assert.ok(Array.isArray(response.json.detail) && response.json.detail[0].loc[0] === 'query', `${search}: ${response.text}`);
       }
       assert.equal((await t.request('GET', '/v1/repos/acme/ghost/logs/aggregate')).status, 404);
+    });
+  });
+
+  describe(`activity log aggregate from the event counts (${backend})`, () => {
+    // Unfiltered windows longer than 400 minutes are answered from the count tables of migration
+    // 0005, kept by triggers; these tests write, retry, purge and compare with the model.
+    let t: TestApp;
+    let all: ModelEvent[];
+    const now = Date.now();
+    const aggregate = async (query: ModelQuery) => (await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(query)}`)).json;
+    /** The count tables as the events say they should be. */
+    const countsMatchEvents = async () => {
+      const differing = await sql<{ n: string }>`
+        SELECT count(*) AS n FROM (
+          (SELECT repository_id, slot_start, type, outcome, trigger, n::bigint FROM event_counts
+           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', received_at) / 600)::bigint * 600, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5)
+          UNION ALL
+          (SELECT repository_id, floor(date_part('epoch', received_at) / 600)::bigint * 600, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5
+           EXCEPT ALL SELECT repository_id, slot_start, type, outcome, trigger, n::bigint FROM event_counts)
+          UNION ALL
+          (SELECT repository_id, slot_start, NULL, NULL, pull_request::text, n::bigint FROM event_pull_counts
+           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, pull_request::text, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 5)
+          UNION ALL
+          (SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, pull_request::text, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 5
+           EXCEPT ALL SELECT repository_id, slot_start, NULL, NULL, pull_request::text, n::bigint FROM event_pull_counts)
+          UNION ALL
+          (SELECT repository_id, slot_start, NULL, NULL, batch_pull_request::text, n::bigint FROM event_batch_counts
+           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, batch_pull_request::text, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 5)
+          UNION ALL
+          (SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, batch_pull_request::text, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 5
+           EXCEPT ALL SELECT repository_id, slot_start, NULL, NULL, batch_pull_request::text, n::bigint FROM event_batch_counts)
+        ) AS difference`.execute(t.store.db);
+      assert.equal(Number(differing.rows[0]!.n), 0, 'the count tables differ from the events');
+    };
+
+    before(async () => {
+      t = await startTestApp(backend);
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', '/v1/admin/repos/acme/other')).status, 201);
+      const events = generateEvents({ seed: 21, count: 3000, start: new Date(now - 4 * DAY), end: new Date(now - 1000), pullRange: [1n, 400n] });
+      // Every tenth event carries an idempotency key; those are all sent a second time, which
+      // stores nothing and returns the first ids.
+      events.forEach((event, i) => i % 10 === 0 && ((event as { idempotency_key?: string }).idempotency_key = `key-${i}`));
+      all = await ingestEvents(t, REPO, events, now);
+      const retried = events.filter((_, i) => i % 10 === 0);
+      const again = await t.request('POST', `/v1/repos/${REPO}/logs`, { body: { events: retried } });
+      assert.equal(again.status, 201);
+      assert.deepEqual(again.json.ids.map(String), all.filter((_, i) => i % 10 === 0).map((e) => String(e.id)));
+      await ingestEvents(t, 'acme/other', generateEvents({ seed: 22, count: 500, start: new Date(now - 2 * DAY), end: new Date(now - 1000) }), now);
+    });
+    after(() => t.close());
+
+    test('the counts follow every insert, including retried batches that store only what is new', async () => {
+      await countsMatchEvents();
+    });
+
+    test('unfiltered windows of 7 hours to 93 days, cut anywhere, match the model', async () => {
+      const next = random(backend === 'pglite' ? 31 : 32);
+      for (let i = 0; i < 25; i++) {
+        const span = Math.floor(401 * 60_000 + next() * (i % 3 === 0 ? 93 * DAY - 401 * 60_000 : 3 * DAY));
+        const to = now + 60_000 - Math.floor(next() * 4 * DAY);
+        const query = { received_from: new Date(to - span).toISOString(), received_to: new Date(to).toISOString() };
+        const result = await aggregate(query);
+        assert.ok(result.interval_size_seconds >= 600);
+        assert.deepEqual(result, modelAggregate(all, query, now), searchOf(query));
+      }
+    });
+
+    test('retention removes events and their counts alike, even from a slot it cuts', async () => {
+      // A cutoff 3 days and 1234 ms ago falls inside a count slot and a pull slot.
+      const removed = await purgeExpiredEvents(t.store, 3, new Date(now - 1234));
+      const cutoff = now - 1234 - 3 * DAY;
+      assert.equal(removed, all.filter((e) => e.receivedAt < cutoff).length);
+      all = all.filter((e) => e.receivedAt >= cutoff);
+      await countsMatchEvents();
+      const query = { received_from: new Date(now - 4 * DAY).toISOString(), received_to: new Date(now).toISOString() };
+      assert.deepEqual(await aggregate(query), modelAggregate(all, query, now));
+    });
+
+    test('events cannot be updated, which would leave the counts behind', async () => {
+      await assert.rejects(sql`UPDATE events SET trigger = 'changed'`.execute(t.store.db), /append-only/);
+      await countsMatchEvents();
     });
   });
 

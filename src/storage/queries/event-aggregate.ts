@@ -5,12 +5,26 @@
 //   histogram, by_event_type, by_outcome: all three;  by_trigger: pull and batch;
 //   by_pull_request: trigger and batch;  by_batch_pull_request: trigger and pull.
 // So the window is read once, however many facets there are.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ActivityLogFilters } from '../../domain/activity-log/index.ts';
 import type { GroupCount, Grouping } from '../../domain/activity-log/aggregate-result.ts';
+import { FACET_LIMIT } from '../../domain/activity-log/facets.ts';
 import type { Database } from '../database.ts';
 import { matchEvents, type EventScope } from './event-filters.ts';
 
+
+/** Slot widths of the count tables (migration 0005). */
+const COUNT_SLOT_SECONDS = 600;
+const PULL_SLOT_SECONDS = 3600;
+
+/**
+ * The counts answer an aggregate with no filter (they are kept per type, outcome, trigger and
+ * number, not per combination with base ref or pull request) whose histogram step is made of
+ * whole count slots. Such windows are longer than 200 steps of 120 s, so they hold whole slots.
+ */
+function countsServe(filters: ActivityLogFilters, stepSeconds: number): boolean {
+  return Object.values(filters).every((filter) => filter === undefined) && stepSeconds % COUNT_SLOT_SECONDS === 0;
+}
 
 interface RawRow {
   grouping: Grouping;
@@ -25,6 +39,13 @@ export class EventAggregateQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
   async aggregate(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<GroupCount[]> {
+    if (countsServe(filters, stepSeconds)) {
+      const { rows } = await this.fromCounts(scope, stepSeconds).execute(this.db);
+      return rows.map((row) => {
+        const n = Number(row.n);
+        return { grouping: row.grouping, value: row.value, all: n, notTrigger: n, notPull: n, notBatch: n };
+      });
+    }
     const result = await this.db.transaction().execute(async (trx) => {
       // Measured (bench/logs-aggregate.ts): with the default 4 MB the planner sorts one grouping
       // set and spills it to disk; with room for every hash table it hashes all six in one pass.
@@ -40,6 +61,45 @@ export class EventAggregateQueries {
       notPull: Number(row.pull_n),
       notBatch: Number(row.batch_n),
     }));
+  }
+
+  /**
+   * The unfiltered aggregate from the counts of migration 0005: whole slots inside the window
+   * from the count tables, the parts of slots the window cuts at either end from the events. The
+   * facets of numbers are cut to their first 200 here, in the order rankFacet gives them.
+   */
+  fromCounts(scope: EventScope, stepSeconds: number) {
+    const { repositoryId, window } = scope;
+    const slots = (width: number) => {
+      const first = Math.ceil(window.from.getTime() / (width * 1000)) * width;
+      const end = Math.floor(window.to.getTime() / (width * 1000)) * width;
+      // The window's own events before the first whole slot and after the last one.
+      const edges = (columns: RawBuilder<unknown>) => sql`
+        SELECT ${columns} FROM events WHERE repository_id = ${repositoryId} AND received_at >= ${window.from} AND received_at < ${new Date(first * 1000)}
+        UNION ALL
+        SELECT ${columns} FROM events WHERE repository_id = ${repositoryId} AND received_at >= ${new Date(end * 1000)} AND received_at < ${window.to}`;
+      return { first, end, edges };
+    };
+    const counts = slots(COUNT_SLOT_SECONDS);
+    const pulls = slots(PULL_SLOT_SECONDS);
+    const numbers = (table: 'event_pull_counts' | 'event_batch_counts', column: 'pull_request' | 'batch_pull_request') => sql`
+      SELECT ${sql.lit(column)} AS grouping, ${sql.ref(column)}::text AS value, sum(n) AS n FROM (
+        SELECT ${sql.ref(column)}, n FROM ${sql.table(table)}
+         WHERE repository_id = ${repositoryId} AND slot_start >= ${pulls.first} AND slot_start < ${pulls.end}
+        UNION ALL ${pulls.edges(sql`${sql.ref(column)}, 1 AS n`)}) AS found
+      WHERE ${sql.ref(column)} IS NOT NULL
+      GROUP BY ${sql.ref(column)} ORDER BY sum(n) DESC, ${sql.ref(column)} LIMIT ${FACET_LIMIT}`;
+    return sql<{ grouping: Grouping; value: string | null; n: string | number }>`
+      SELECT CASE WHEN grouping(bucket) = 0 THEN 'histogram' WHEN grouping(type) = 0 THEN 'type'
+                  WHEN grouping(outcome) = 0 THEN 'outcome' ELSE 'trigger' END AS grouping,
+             coalesce(bucket::bigint::text, type, outcome, trigger) AS value, sum(n) AS n
+      FROM (
+        SELECT floor(slot_start::double precision / ${stepSeconds}) AS bucket, type, outcome, trigger, n FROM event_counts
+         WHERE repository_id = ${repositoryId} AND slot_start >= ${counts.first} AND slot_start < ${counts.end}
+        UNION ALL ${counts.edges(sql`floor(date_part('epoch', received_at) / ${stepSeconds}) AS bucket, type, outcome, trigger, 1 AS n`)}) AS found
+      GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger))
+      UNION ALL (${numbers('event_pull_counts', 'pull_request')})
+      UNION ALL (${numbers('event_batch_counts', 'batch_pull_request')})`;
   }
 
   /** The statement alone (for EXPLAIN in benchmarks). */
