@@ -105,6 +105,32 @@ for (const backend of await backends()) {
       assertFollowsArrival(ops, await effective(n));
     });
 
+    test('reports sent together share statements yet each gets its own answer, and each report lands whole', async () => {
+      // Six open pull requests and two closed ones, each reported five times at once with scopes
+      // of different lengths (batched as JSON arrays), plus as many reports by commit.
+      const open = [801, 802, 803, 804, 805, 806];
+      const closed = [807, 808];
+      for (const n of [...open, ...closed]) {
+        assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: closed.includes(n) ? 'closed' : 'open', head_sha: sha('e', n) } })).status, 204);
+      }
+      const scopesOf = (n: number, k: number) => Array.from({ length: k }, (_, i) => `s${n}-${k}-${i}, "quoted" \\ é`);
+      const sends = shuffled([...open, ...closed].flatMap((n) => [0, 1, 2, 3, 4].map((k) => ({ n, k }))));
+      const answers = await Promise.all(sends.map(({ n, k }) => t.request('PUT', `${REPO}/pulls/${n}/scopes`, { body: { scopes: scopesOf(n, k), all_scopes: k === 3 } })));
+      const commits = await Promise.all(sends.map(({ n, k }) => t.request('PUT', `${REPO}/commits/${sha('f', n)}/scopes`, { body: { scopes: scopesOf(n, k) } })));
+      sends.forEach(({ n }, i) => {
+        assert.equal(answers[i]!.status, closed.includes(n) ? 409 : 204, `pull ${n}: ${answers[i]!.text}`);
+        assert.equal(commits[i]!.status, 204);
+      });
+      for (const n of open) {
+        const row = await t.store.db.selectFrom('pull_scope_reports').selectAll().where('number', '=', String(n)).executeTakeFirstOrThrow();
+        const k = row.scopes.length;
+        assert.deepEqual([row.scopes, row.all_scopes], [scopesOf(n, k), k === 3], `pull ${n} holds one report as sent`);
+        const commit = (await t.request('GET', `${REPO}/commits/${sha('f', n)}/scopes`)).json;
+        assert.deepEqual(commit.scopes, scopesOf(n, commit.scopes.length), `commit of ${n} holds one report as sent`);
+      }
+      assert.equal((await t.store.db.selectFrom('pull_scope_reports').selectAll().where('number', 'in', closed.map(String)).execute()).length, 0, 'nothing written for closed ones');
+    });
+
     test('a report by number waits for the pull request\'s lock and sees the close committed meanwhile', async () => {
       const n = 900;
       assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: 'open', head_sha: sha('c', n) } })).status, 204);

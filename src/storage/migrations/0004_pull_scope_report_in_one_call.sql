@@ -27,3 +27,21 @@ BEGIN
   RETURN true;
 END
 $$;
+
+-- Many reports by number in one call (the service batches those arriving together): each is
+-- put_pull_scope_report in turn, in the order given (the caller sorts them by pull request, so
+-- two calls take the locks in the same order). Scopes come as JSON arrays of strings, since a
+-- PostgreSQL array of arrays must be rectangular. One result per report.
+CREATE FUNCTION put_pull_scope_reports(p_repository_ids bigint[], p_numbers bigint[], p_scopes text[], p_all_scopes boolean[])
+RETURNS boolean[]
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  written boolean[] := '{}';
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(p_numbers, 1), 0) LOOP
+    written := written || put_pull_scope_report(p_repository_ids[i], p_numbers[i],
+      ARRAY(SELECT jsonb_array_elements_text(p_scopes[i]::jsonb)), p_all_scopes[i]);
+  END LOOP;
+  RETURN written;
+END
+$$;

@@ -6,6 +6,10 @@ import type { Database } from '../database.ts';
 import type { ScopeReport } from '../../domain/scopes/scope-report.ts';
 import type { PullScopeInputs, StoredScopeReport } from '../../domain/scopes/effective-scopes.ts';
 import type { PullRequestState } from './pull-requests.ts';
+import { WriteBatcher } from '../write-batcher.ts';
+
+/** Orders bigint ids held as decimal strings. */
+const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
 interface ReportColumns {
   scopes: string[];
@@ -24,17 +28,49 @@ function stored(row: ReportColumns): StoredScopeReport {
   return { scopes: row.scopes, allScopes: row.all_scopes, seq: BigInt(row.seq), reportedAt: row.reported_at };
 }
 
+interface CommitReport {
+  repositoryId: string;
+  sha: string;
+  report: ScopeReport;
+}
+
+interface PullReport {
+  repositoryId: string;
+  number: bigint;
+  report: ScopeReport;
+}
+
+const compareBigInts = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
 export class ScopeReportQueries {
+  // Reports by commit come from every CI job: under load, those arriving together share one
+  // statement (bench/RESULTS.md, scope reports).
+  private readonly commitReports = new WriteBatcher<CommitReport>(async (reports) => (await this.putCommits(reports), reports.map(() => undefined)), { maxBatch: 500, maxInFlight: 2 });
+
+  // At most 100 pull requests' locks held by one call.
+  private readonly pullReports = new WriteBatcher<PullReport, boolean>((reports) => this.putPulls(reports), { maxBatch: 100, maxInFlight: 2 });
+
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Replaces the report of a commit; resolves once it is committed. */
+  putCommit(repositoryId: string, sha: string, report: ScopeReport): Promise<void> {
+    return this.commitReports.write({ repositoryId, sha, report });
+  }
+
   /**
-   * Replaces the report of a commit. The arrival number of a replacement is taken in DO UPDATE,
-   * that is after the row lock, so concurrent reports of one commit keep commit order.
+   * Replaces the reports of commits in one statement. Of two reports of one commit, the later
+   * one is written (as if the earlier had been replaced at once). Rows go in key order, so two
+   * statements replacing the same rows lock them in the same order. The arrival number of a
+   * replacement is taken in DO UPDATE, that is after the row lock, so for any one commit
+   * arrival order is commit order.
    */
-  async putCommit(repositoryId: string, sha: string, report: ScopeReport): Promise<void> {
+  private async putCommits(reports: CommitReport[]): Promise<void> {
+    const latest = new Map<string, CommitReport>();
+    for (const report of reports) latest.set(`${report.repositoryId}:${report.sha}`, report);
+    const rows = [...latest.values()].sort((a, b) => compareIds(a.repositoryId, b.repositoryId) || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0));
     await this.db
       .insertInto('commit_scope_reports')
-      .values({ repository_id: repositoryId, sha, scopes: report.scopes, all_scopes: report.allScopes, seq: sql`nextval('arrival_seq')`, reported_at: sql`clock_timestamp()` })
+      .values(rows.map(({ repositoryId, sha, report }) => ({ repository_id: repositoryId, sha, scopes: report.scopes, all_scopes: report.allScopes, seq: sql`nextval('arrival_seq')`, reported_at: sql`clock_timestamp()` })))
       .onConflict((oc) =>
         oc.columns(['repository_id', 'sha']).doUpdateSet((eb) => ({
           scopes: eb.ref('excluded.scopes'),
@@ -47,13 +83,25 @@ export class ScopeReportQueries {
   }
 
   /**
-   * Replaces the report by number of a pull request, in one call of a function of migration 0004:
-   * under the pull request's lock, refused (false, nothing written) once it is closed or merged.
+   * Replaces the report by number of a pull request, under its lock; false (nothing written)
+   * once it is closed or merged. Reports arriving together share one call of a function of
+   * migration 0004.
    */
-  async putPull(repositoryId: string, number: bigint, report: ScopeReport): Promise<boolean> {
-    const { rows } = await sql<{ written: boolean }>`
-      SELECT put_pull_scope_report(${repositoryId}, ${number.toString()}, ${report.scopes}, ${report.allScopes}) AS written`.execute(this.db);
-    return rows[0]!.written;
+  putPull(repositoryId: string, number: bigint, report: ScopeReport): Promise<boolean> {
+    return this.pullReports.write({ repositoryId, number, report });
+  }
+
+  /** Writes reports by number in pull request order (the lock order); answers in input order. */
+  private async putPulls(reports: PullReport[]): Promise<boolean[]> {
+    const order = reports.map((_, i) => i).sort((a, b) => compareIds(reports[a]!.repositoryId, reports[b]!.repositoryId) || compareBigInts(reports[a]!.number, reports[b]!.number) || a - b);
+    const sorted = order.map((i) => reports[i]!);
+    const { rows } = await sql<{ written: boolean[] }>`
+      SELECT put_pull_scope_reports(${sorted.map((r) => r.repositoryId)}::bigint[], ${sorted.map((r) => r.number.toString())}::bigint[],
+        ${sorted.map((r) => JSON.stringify(r.report.scopes))}::text[], ${sorted.map((r) => r.report.allScopes)}::boolean[]) AS written`.execute(this.db);
+    const written = rows[0]!.written;
+    const answers: boolean[] = new Array(reports.length);
+    order.forEach((original, position) => (answers[original] = written[position]!));
+    return answers;
   }
 
   async findCommit(repositoryId: string, sha: string): Promise<StoredScopeReport | undefined> {

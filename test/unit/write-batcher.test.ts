@@ -1,0 +1,56 @@
+// Group commit: writes arriving while statements are in flight share the next statement; each
+// caller is answered after its own statement; a bad write fails alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WriteBatcher } from '../../src/storage/write-batcher.ts';
+
+function recorder(fail: (item: number) => boolean = () => false) {
+  const statements: number[][] = [];
+  const committed = new Set<number>();
+  const writeMany = async (items: number[]) => {
+    statements.push(items);
+    await sleep(5);
+    if (items.some(fail)) throw new Error(`bad write in ${items.join(',')}`);
+    for (const item of items) committed.add(item);
+    return items.map((item) => item * 10);
+  };
+  return { statements, committed, writeMany };
+}
+
+test('an idle batcher writes at once; writes arriving meanwhile share the next statements', async () => {
+  const r = recorder();
+  const batcher = new WriteBatcher(r.writeMany, { maxBatch: 500, maxInFlight: 1 });
+  await batcher.write(0);
+  assert.deepEqual(r.statements, [[0]]);
+  const answered: number[] = [];
+  await Promise.all(Array.from({ length: 20 }, (_, i) => batcher.write(i + 1).then(() => (assert.ok(r.committed.has(i + 1), 'answered before its statement ended'), answered.push(i + 1)))));
+  assert.ok(r.statements.length <= 3, `20 writes at once took ${r.statements.length - 1} statements`);
+  assert.deepEqual(r.statements.slice(1).flat(), Array.from({ length: 20 }, (_, i) => i + 1), 'in arrival order');
+  assert.equal(answered.length, 20);
+});
+
+test('statements hold at most maxBatch writes, and at most maxInFlight run at once', async () => {
+  const r = recorder();
+  let running = 0;
+  let most = 0;
+  const batcher = new WriteBatcher<number, number>(async (items) => {
+    most = Math.max(most, ++running);
+    const results = await r.writeMany(items);
+    running--;
+    return results;
+  }, { maxBatch: 7, maxInFlight: 2 });
+  assert.deepEqual(await Promise.all(Array.from({ length: 50 }, (_, i) => batcher.write(i))), Array.from({ length: 50 }, (_, i) => i * 10), 'each caller gets its own result');
+  assert.ok(r.statements.every((items) => items.length <= 7));
+  assert.equal(most, 2);
+  assert.deepEqual([...r.committed].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
+});
+
+test('a write that fails its statement fails alone; the others are written', async () => {
+  const r = recorder((item) => item === 13);
+  const batcher = new WriteBatcher(r.writeMany, { maxBatch: 500, maxInFlight: 1 });
+  const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => batcher.write(i)));
+  outcomes.forEach((outcome, i) => assert.equal(outcome.status, i === 13 ? 'rejected' : 'fulfilled', `write ${i}`));
+  assert.equal(r.committed.size, 19);
+  assert.ok(!r.committed.has(13));
+});
