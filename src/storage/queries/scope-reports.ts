@@ -91,17 +91,19 @@ export class ScopeReportQueries {
     return this.pullReports.write({ repositoryId, number, report });
   }
 
-  /** Writes reports by number in pull request order (the lock order); answers in input order. */
+  /**
+   * Writes reports by number in pull request order (the lock order), one per pull request (of
+   * two, the later: as if the earlier had been replaced at once); answers in input order.
+   */
   private async putPulls(reports: PullReport[]): Promise<boolean[]> {
-    const order = reports.map((_, i) => i).sort((a, b) => compareIds(reports[a]!.repositoryId, reports[b]!.repositoryId) || compareBigInts(reports[a]!.number, reports[b]!.number) || a - b);
-    const sorted = order.map((i) => reports[i]!);
+    const latest = new Map<string, PullReport>();
+    for (const report of reports) latest.set(`${report.repositoryId}:${report.number}`, report);
+    const sorted = [...latest.values()].sort((a, b) => compareIds(a.repositoryId, b.repositoryId) || compareBigInts(a.number, b.number));
     const { rows } = await sql<{ written: boolean[] }>`
       SELECT put_pull_scope_reports(${sorted.map((r) => r.repositoryId)}::bigint[], ${sorted.map((r) => r.number.toString())}::bigint[],
         ${sorted.map((r) => JSON.stringify(r.report.scopes))}::text[], ${sorted.map((r) => r.report.allScopes)}::boolean[]) AS written`.execute(this.db);
-    const written = rows[0]!.written;
-    const answers: boolean[] = new Array(reports.length);
-    order.forEach((original, position) => (answers[original] = written[position]!));
-    return answers;
+    const answers = new Map(sorted.map((r, i) => [`${r.repositoryId}:${r.number}`, rows[0]!.written[i]!]));
+    return reports.map((r) => answers.get(`${r.repositoryId}:${r.number}`)!);
   }
 
   async findCommit(repositoryId: string, sha: string): Promise<StoredScopeReport | undefined> {
