@@ -57,7 +57,7 @@ ON CONFLICT (repository_id, sha) DO UPDATE SET scopes = excluded.scopes, all_sco
 `;
 const PULL_SQL = `\\set r random(1, ${targets.length})
 \\set n random(1, ${PULLS_PER_REPO})
-SELECT put_pull_scope_reports(ARRAY[:r]::bigint[], ARRAY[:n]::bigint[], ARRAY['["api","frontend","docs"]'], ARRAY[false]);
+SELECT put_pull_scope_reports(ARRAY[:r]::bigint[], ARRAY[:n]::bigint[], ARRAY['["api","frontend","docs"]'], ARRAY[false], true);
 `;
 
 async function pgbench(url: string, script: string): Promise<number> {
@@ -98,7 +98,7 @@ const commitStatement = () => sql`INSERT INTO commit_scope_reports (repository_i
   VALUES (${1 + Math.floor(Math.random() * targets.length)}, ${hex(Math.floor(Math.random() * 1e9))}, '{api,frontend,docs}', false, nextval('arrival_seq'), clock_timestamp())
   ON CONFLICT (repository_id, sha) DO UPDATE SET scopes = excluded.scopes, all_scopes = excluded.all_scopes, seq = nextval('arrival_seq'), reported_at = clock_timestamp()`;
 
-const pullStatement = () => sql`SELECT put_pull_scope_reports(ARRAY[${1 + Math.floor(Math.random() * targets.length)}]::bigint[], ARRAY[${1 + Math.floor(Math.random() * PULLS_PER_REPO)}]::bigint[], ARRAY['["api","frontend","docs"]'], ARRAY[false])`;
+const pullStatement = () => sql`SELECT put_pull_scope_reports(ARRAY[${1 + Math.floor(Math.random() * targets.length)}]::bigint[], ARRAY[${1 + Math.floor(Math.random() * PULLS_PER_REPO)}]::bigint[], ARRAY['["api","frontend","docs"]'], ARRAY[false], true)`;
 
 const results: BenchResult[] = [];
 

@@ -19,7 +19,9 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const PLAIN_STRING_SPOILER = /[\\\x00-\x1f]/;
 
 // The source text of objects parsed under one of the keys a caller named (see parseJson), when
-// it holds no whitespace between tokens: storing that text as it came spares a re-serialisation.
+// it holds no whitespace between tokens and writes every number as JavaScript would (so that a
+// number validated as 1626 is not kept as 1626.0 or 1.626e3): storing that text as it came
+// spares a re-serialisation and means what the value means.
 const compactSources = new WeakMap<object, string>();
 
 /** The compact source text an object was parsed from, if parseJson was asked to keep it. */
@@ -34,8 +36,12 @@ export interface ParseOptions {
 
 class Parser {
   private pos = 0;
-  /** How many times whitespace was skipped so far: unchanged over a value means it is compact. */
+  /**
+   * How many times whitespace was skipped, and numbers not written as JavaScript writes them,
+   * so far: both unchanged over a value means its text is what serialising it would give back.
+   */
   private spaced = 0;
+  private uncanonical = 0;
   constructor(
     private readonly text: string,
     private readonly keepSourceOf: ReadonlySet<string> | undefined,
@@ -96,7 +102,10 @@ class Parser {
       const exact = BigInt(literal);
       if (exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) return exact;
     }
-    return Number(literal);
+    const value = Number(literal);
+    // 1.0, 1e3, -0, 1e400: the value is kept, not the spelling, so the text is not kept either.
+    if (String(value) !== literal) this.uncanonical++;
+    return value;
   }
 
   private string(): string {
@@ -136,8 +145,9 @@ class Parser {
     this.skipSpace();
     const start = this.pos;
     const spaced = this.spaced;
+    const uncanonical = this.uncanonical;
     const value = this.value(depth);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && this.spaced === spaced) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && this.spaced === spaced && this.uncanonical === uncanonical) {
       compactSources.set(value, this.text.slice(start, this.pos));
     }
     return value;

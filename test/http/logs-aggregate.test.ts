@@ -176,21 +176,21 @@ for (const backend of await backends()) {
       const differing = await sql<{ n: string }>`
         SELECT count(*) AS n FROM (
           (SELECT repository_id, slot_start, type, outcome, trigger, n::bigint FROM event_counts
-           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', received_at) / 600)::bigint * 600, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5)
+           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 600)::bigint * 600, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5)
           UNION ALL
-          (SELECT repository_id, floor(date_part('epoch', received_at) / 600)::bigint * 600, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5
+          (SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 600)::bigint * 600, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5
            EXCEPT ALL SELECT repository_id, slot_start, type, outcome, trigger, n::bigint FROM event_counts)
           UNION ALL
           (SELECT repository_id, slot_start, NULL, NULL, pull_request::text, n::bigint FROM event_pull_counts
-           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, pull_request::text, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 5)
+           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600, NULL, NULL, pull_request::text, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 5)
           UNION ALL
-          (SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, pull_request::text, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 5
+          (SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600, NULL, NULL, pull_request::text, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 5
            EXCEPT ALL SELECT repository_id, slot_start, NULL, NULL, pull_request::text, n::bigint FROM event_pull_counts)
           UNION ALL
           (SELECT repository_id, slot_start, NULL, NULL, batch_pull_request::text, n::bigint FROM event_batch_counts
-           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, batch_pull_request::text, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 5)
+           EXCEPT ALL SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600, NULL, NULL, batch_pull_request::text, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 5)
           UNION ALL
-          (SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, NULL, NULL, batch_pull_request::text, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 5
+          (SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600, NULL, NULL, batch_pull_request::text, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 5
            EXCEPT ALL SELECT repository_id, slot_start, NULL, NULL, batch_pull_request::text, n::bigint FROM event_batch_counts)
         ) AS difference`.execute(t.store.db);
       assert.equal(Number(differing.rows[0]!.n), 0, 'the count tables differ from the events');

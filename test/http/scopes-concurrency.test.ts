@@ -131,6 +131,25 @@ for (const backend of await backends()) {
       assert.equal((await t.store.db.selectFrom('pull_scope_reports').selectAll().where('number', 'in', closed.map(String)).execute()).length, 0, 'nothing written for closed ones');
     });
 
+    test('a pull request whose lock is held delays its own reports only, not the others sent with them', async () => {
+      const held = [911, 912];
+      const free = 913;
+      for (const n of [...held, free]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: 'open', head_sha: sha('d', n) } })).status, 204);
+      const repositoryId = (await t.store.repositories.find('acme', 'widgets'))!.id;
+      const settled = new Set<number>();
+      let reports: Promise<TestResponse[]> | undefined;
+      await t.store.db.transaction().execute(async (trx) => {
+        for (const n of held) await t.store.pullRequests.lock(trx, repositoryId, BigInt(n));
+        reports = Promise.all([...held, free].map((n) => t.request('PUT', `${REPO}/pulls/${n}/scopes`, { body: { scopes: [`p${n}`] } }).finally(() => settled.add(n))));
+        const started = Date.now();
+        while (!settled.has(free) && Date.now() - started < 3000) await sleep(20);
+        if (backend === 'postgres') assert.ok(settled.has(free), 'the free pull request waited for the others\' locks');
+        assert.ok(!held.some((n) => settled.has(n)), 'a held lock was not waited for');
+      });
+      for (const response of await reports!) assert.equal(response.status, 204, response.text);
+      for (const n of [...held, free]) assert.deepEqual((await t.store.db.selectFrom('pull_scope_reports').select('scopes').where('number', '=', String(n)).executeTakeFirstOrThrow()).scopes, [`p${n}`]);
+    });
+
     test('a report by number waits for the pull request\'s lock and sees the close committed meanwhile', async () => {
       const n = 900;
       assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: 'open', head_sha: sha('c', n) } })).status, 204);

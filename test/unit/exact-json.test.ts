@@ -85,4 +85,8 @@ test('keeps the source text of objects under the keys asked for, only when it is
   assert.equal(compactSourceOf((parseJson('{"metadata":{"a": 1}}', keep) as { metadata: object }).metadata), undefined);
   assert.equal(compactSourceOf((parseJson('{"metadata":{"a":1}}') as { metadata: object }).metadata), undefined, 'nothing kept unless asked');
   assert.equal(compactSourceOf((parseJson('{"metadata":[1]}', keep) as { metadata: object }).metadata), undefined, 'arrays are not kept');
+  for (const spelling of ['1.0', '1e3', '-0', '1e400', '1.50', '0.1e1']) {
+    assert.equal(compactSourceOf((parseJson(`{"metadata":{"a":${spelling}}}`, keep) as { metadata: object }).metadata), undefined, `${spelling} is not kept as spelt`);
+  }
+  assert.equal(compactSourceOf((parseJson('{"metadata":{"a":-1.5,"b":9223372036854775807,"c":1e-7}}', keep) as { metadata: object }).metadata), '{"a":-1.5,"b":9223372036854775807,"c":1e-7}');
 });

@@ -3,7 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WriteBatcher } from '../../src/storage/write-batcher.ts';
+import { WriteBatcher, type WriteBatcherOptions } from '../../src/storage/write-batcher.ts';
+import { DatabaseUnavailableError } from '../../src/storage/drivers/database-errors.ts';
+
+const options = (changes: Partial<WriteBatcherOptions<number>>): WriteBatcherOptions<number> => ({ maxBatch: 500, maxInFlight: 1, maxQueued: 10_000, maxWeight: Infinity, weigh: () => 1, ...changes });
 
 function recorder(fail: (item: number) => boolean = () => false) {
   const statements: number[][] = [];
@@ -20,7 +23,7 @@ function recorder(fail: (item: number) => boolean = () => false) {
 
 test('an idle batcher writes at once; writes arriving meanwhile share the next statements', async () => {
   const r = recorder();
-  const batcher = new WriteBatcher(r.writeMany, { maxBatch: 500, maxInFlight: 1 });
+  const batcher = new WriteBatcher(r.writeMany, options({}));
   await batcher.write(0);
   assert.deepEqual(r.statements, [[0]]);
   const answered: number[] = [];
@@ -39,18 +42,47 @@ test('statements hold at most maxBatch writes, and at most maxInFlight run at on
     const results = await r.writeMany(items);
     running--;
     return results;
-  }, { maxBatch: 7, maxInFlight: 2 });
+  }, options({ maxBatch: 7, maxInFlight: 2 }));
   assert.deepEqual(await Promise.all(Array.from({ length: 50 }, (_, i) => batcher.write(i))), Array.from({ length: 50 }, (_, i) => i * 10), 'each caller gets its own result');
   assert.ok(r.statements.every((items) => items.length <= 7));
   assert.equal(most, 2);
   assert.deepEqual([...r.committed].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
 });
 
-test('a write that fails its statement fails alone; the others are written', async () => {
+test('a write that fails its statement fails alone (the batch is halved down to it); the others are written', async () => {
   const r = recorder((item) => item === 13);
-  const batcher = new WriteBatcher(r.writeMany, { maxBatch: 500, maxInFlight: 1 });
+  const batcher = new WriteBatcher(r.writeMany, options({}));
   const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => batcher.write(i)));
   outcomes.forEach((outcome, i) => assert.equal(outcome.status, i === 13 ? 'rejected' : 'fulfilled', `write ${i}`));
   assert.equal(r.committed.size, 19);
   assert.ok(!r.committed.has(13));
+});
+
+test('storage out of reach fails the whole statement at once, without trying each write alone', async () => {
+  let statements = 0;
+  const batcher = new WriteBatcher<number>(async () => {
+    statements++;
+    await sleep(5);
+    throw new DatabaseUnavailableError('connection refused');
+  }, options({}));
+  const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => batcher.write(i)));
+  assert.ok(outcomes.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof DatabaseUnavailableError));
+  assert.ok(statements <= 2, `${statements} statements for 30 writes`);
+});
+
+test('past maxQueued waiting writes, a write is refused at once as storage unavailable', async () => {
+  const r = recorder();
+  const batcher = new WriteBatcher(r.writeMany, options({ maxQueued: 5 }));
+  const writes = Array.from({ length: 12 }, (_, i) => batcher.write(i));
+  const outcomes = await Promise.allSettled(writes);
+  // The first goes out at once; five wait; the other six are refused.
+  assert.deepEqual(outcomes.map((outcome) => outcome.status), [...Array(6).fill('fulfilled'), ...Array(6).fill('rejected')]);
+  assert.ok(outcomes.slice(6).every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof DatabaseUnavailableError));
+});
+
+test('a statement carries at most maxWeight, and a heavier write goes alone', async () => {
+  const r = recorder();
+  const batcher = new WriteBatcher(r.writeMany, options({ maxWeight: 10, weigh: (item) => item }));
+  await Promise.all([1, 4, 4, 4, 12, 3, 3].map((item) => batcher.write(item)));
+  assert.deepEqual(r.statements, [[1], [4, 4], [4], [12], [3, 3]]);
 });

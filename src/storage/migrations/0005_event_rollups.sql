@@ -7,8 +7,12 @@
 --   on the epoch like the slots, so a slot lies in exactly one bucket.
 -- event_pull_counts, event_batch_counts: per repository, hour and pull request number (or batch
 --   pull request number of checks_start / checks_end); the facets need no histogram.
--- Slots are named by their start in seconds since the epoch. Counts are integer: one slot of one
--- repository would need more than two billion events to overflow, which fails the write loudly.
+-- Slots are named by their start in seconds since the epoch, computed from the instant truncated
+-- to the second (whole seconds are exact as a double; microseconds past year 2106 are not, and
+-- could round an instant into the next slot). Counts are integer: one slot of one repository
+-- would need more than two billion events to overflow, which fails the write loudly. Functions
+-- resolve tables in the schema they were created in (SET search_path FROM CURRENT), whatever
+-- the search_path of the session that fires them.
 CREATE TABLE event_counts (
   repository_id bigint NOT NULL REFERENCES repositories (id) ON DELETE CASCADE,
   slot_start    bigint NOT NULL,
@@ -44,32 +48,32 @@ CREATE TABLE event_batch_counts (
 -- falls to zero is removed. The repository check
 -- skips events deleted because their repository was (its counts go by the same cascade).
 CREATE FUNCTION count_changed_events() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
   sign integer := CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
 BEGIN
   INSERT INTO event_counts AS c (repository_id, slot_start, type, outcome, trigger, n)
-    SELECT e.repository_id, floor(date_part('epoch', e.received_at) / 600)::bigint * 600, e.type, e.outcome, e.trigger, sign * count(*)
+    SELECT e.repository_id, floor(date_part('epoch', date_trunc('second', e.received_at)) / 600)::bigint * 600, e.type, e.outcome, e.trigger, sign * count(*)
     FROM changed e WHERE EXISTS (SELECT 1 FROM repositories r WHERE r.id = e.repository_id)
     GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT (repository_id, slot_start, type, outcome, trigger) DO UPDATE SET n = c.n + excluded.n;
   INSERT INTO event_pull_counts AS c (repository_id, slot_start, pull_request, n)
-    SELECT e.repository_id, floor(date_part('epoch', e.received_at) / 3600)::bigint * 3600, e.pull_request, sign * count(*)
+    SELECT e.repository_id, floor(date_part('epoch', date_trunc('second', e.received_at)) / 3600)::bigint * 3600, e.pull_request, sign * count(*)
     FROM changed e WHERE e.pull_request IS NOT NULL AND EXISTS (SELECT 1 FROM repositories r WHERE r.id = e.repository_id)
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (repository_id, slot_start, pull_request) DO UPDATE SET n = c.n + excluded.n;
   INSERT INTO event_batch_counts AS c (repository_id, slot_start, batch_pull_request, n)
-    SELECT e.repository_id, floor(date_part('epoch', e.received_at) / 3600)::bigint * 3600, e.batch_pull_request, sign * count(*)
+    SELECT e.repository_id, floor(date_part('epoch', date_trunc('second', e.received_at)) / 3600)::bigint * 3600, e.batch_pull_request, sign * count(*)
     FROM changed e WHERE e.batch_pull_request IS NOT NULL AND EXISTS (SELECT 1 FROM repositories r WHERE r.id = e.repository_id)
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (repository_id, slot_start, batch_pull_request) DO UPDATE SET n = c.n + excluded.n;
   IF sign < 0 THEN
     DELETE FROM event_counts WHERE n = 0 AND (repository_id, slot_start) IN
-      (SELECT DISTINCT repository_id, floor(date_part('epoch', received_at) / 600)::bigint * 600 FROM changed);
+      (SELECT DISTINCT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 600)::bigint * 600 FROM changed);
     DELETE FROM event_pull_counts WHERE n = 0 AND (repository_id, slot_start) IN
-      (SELECT DISTINCT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600 FROM changed);
+      (SELECT DISTINCT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600 FROM changed);
     DELETE FROM event_batch_counts WHERE n = 0 AND (repository_id, slot_start) IN
-      (SELECT DISTINCT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600 FROM changed);
+      (SELECT DISTINCT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600 FROM changed);
   END IF;
   RETURN NULL;
 END
@@ -81,7 +85,7 @@ CREATE TRIGGER events_counted_on_delete AFTER DELETE ON events
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION count_changed_events();
 -- Events are never updated; an UPDATE would leave the counts behind, so none is allowed.
 CREATE FUNCTION refuse_event_update() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   RAISE EXCEPTION 'events are append-only: the counts of migration 0005 would go stale';
 END
@@ -91,11 +95,11 @@ CREATE TRIGGER events_append_only BEFORE UPDATE OR TRUNCATE ON events
 
 -- The events stored before this migration.
 INSERT INTO event_counts (repository_id, slot_start, type, outcome, trigger, n)
-  SELECT repository_id, floor(date_part('epoch', received_at) / 600)::bigint * 600, type, outcome, trigger, count(*)
+  SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 600)::bigint * 600, type, outcome, trigger, count(*)
   FROM events GROUP BY 1, 2, 3, 4, 5;
 INSERT INTO event_pull_counts (repository_id, slot_start, pull_request, n)
-  SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, pull_request, count(*)
+  SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600, pull_request, count(*)
   FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3;
 INSERT INTO event_batch_counts (repository_id, slot_start, batch_pull_request, n)
-  SELECT repository_id, floor(date_part('epoch', received_at) / 3600)::bigint * 3600, batch_pull_request, count(*)
+  SELECT repository_id, floor(date_part('epoch', date_trunc('second', received_at)) / 3600)::bigint * 3600, batch_pull_request, count(*)
   FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3;

@@ -96,7 +96,7 @@ export class EventAggregateQueries {
       FROM (
         SELECT floor(slot_start::double precision / ${stepSeconds}) AS bucket, type, outcome, trigger, n FROM event_counts
          WHERE repository_id = ${repositoryId} AND slot_start >= ${counts.first} AND slot_start < ${counts.end}
-        UNION ALL ${counts.edges(sql`floor(date_part('epoch', received_at) / ${stepSeconds}) AS bucket, type, outcome, trigger, 1 AS n`)}) AS found
+        UNION ALL ${counts.edges(sql`floor(date_part('epoch', date_trunc('second', received_at)) / ${stepSeconds}) AS bucket, type, outcome, trigger, 1 AS n`)}) AS found
       GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger))
       UNION ALL (${numbers('event_pull_counts', 'pull_request')})
       UNION ALL (${numbers('event_batch_counts', 'batch_pull_request')})`;
@@ -116,7 +116,7 @@ export class EventAggregateQueries {
         'trigger',
         'pull_request',
         'batch_pull_request',
-        sql<number>`floor(date_part('epoch', received_at) / ${stepSeconds})`.as('bucket'),
+        sql<number>`floor(date_part('epoch', date_trunc('second', received_at)) / ${stepSeconds})`.as('bucket'),
         passes(eb, trigger && { trigger }).as('t'),
         passes(eb, pullRequest && { pullRequest }).as('p'),
         passes(eb, batchPull && { batchPull }).as('b'),

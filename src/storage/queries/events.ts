@@ -68,8 +68,9 @@ function toRow(repositoryId: string, e: ValidIngestEvent) {
     batch_pull_request: e.batchPullRequest,
     batch_id: e.batchId,
     idempotency_key: e.idempotencyKey,
-    // As sent: the request's own text when the parser kept it (validation only turns int64 numbers
-    // into bigint, which leaves the text true), else the object serialised.
+    // As sent: the request's own text when the parser kept it (compact, numbers written as
+    // serialising would write them; validation only turns int64 numbers into bigint, which the
+    // text already spells exactly), else the object serialised.
     metadata: compactSourceOf(e.metadata) ?? stringifyJson(e.metadata),
   };
 }

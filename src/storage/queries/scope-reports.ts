@@ -34,21 +34,28 @@ interface CommitReport {
   report: ScopeReport;
 }
 
+/** Two statements in flight; 10,000 reports waiting at most; about 4 MB of scopes a statement. */
+const BATCHING = {
+  maxInFlight: 2,
+  maxQueued: 10_000,
+  maxWeight: 4 * 1024 * 1024,
+  weigh: ({ report }: { report: ScopeReport }) => 64 + report.scopes.reduce((sum, scope) => sum + scope.length, 0),
+};
+
 interface PullReport {
   repositoryId: string;
   number: bigint;
   report: ScopeReport;
 }
 
-const compareBigInts = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class ScopeReportQueries {
   // Reports by commit come from every CI job: under load, those arriving together share one
   // statement (bench/RESULTS.md, scope reports).
-  private readonly commitReports = new WriteBatcher<CommitReport>(async (reports) => (await this.putCommits(reports), reports.map(() => undefined)), { maxBatch: 500, maxInFlight: 2 });
+  private readonly commitReports = new WriteBatcher<CommitReport>(async (reports) => (await this.putCommits(reports), reports.map(() => undefined)), { ...BATCHING, maxBatch: 500 });
 
   // At most 100 pull requests' locks held by one call.
-  private readonly pullReports = new WriteBatcher<PullReport, boolean>((reports) => this.putPulls(reports), { maxBatch: 100, maxInFlight: 2 });
+  private readonly pullReports = new WriteBatcher<PullReport, boolean | null>((reports) => this.putPulls(reports), { ...BATCHING, maxBatch: 100 });
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -85,25 +92,34 @@ export class ScopeReportQueries {
   /**
    * Replaces the report by number of a pull request, under its lock; false (nothing written)
    * once it is closed or merged. Reports arriving together share one call of a function of
-   * migration 0004.
+   * migration 0004, which does not wait for a lock another transaction holds: such a report is
+   * then written alone, waiting for its own lock only, outside the batch, so one busy pull
+   * request holds up no other report.
    */
-  putPull(repositoryId: string, number: bigint, report: ScopeReport): Promise<boolean> {
-    return this.pullReports.write({ repositoryId, number, report });
+  async putPull(repositoryId: string, number: bigint, report: ScopeReport): Promise<boolean> {
+    const written = await this.pullReports.write({ repositoryId, number, report });
+    return written ?? (await this.callPutPulls([{ repositoryId, number, report }], true))[0]!;
   }
 
   /**
-   * Writes reports by number in pull request order (the lock order), one per pull request (of
-   * two, the later: as if the earlier had been replaced at once); answers in input order.
+   * Writes reports by number, one per pull request (of two, the later: as if the earlier had
+   * been replaced at once), without waiting for locks; answers in input order.
    */
-  private async putPulls(reports: PullReport[]): Promise<boolean[]> {
+  private async putPulls(reports: PullReport[]): Promise<(boolean | null)[]> {
     const latest = new Map<string, PullReport>();
     for (const report of reports) latest.set(`${report.repositoryId}:${report.number}`, report);
-    const sorted = [...latest.values()].sort((a, b) => compareIds(a.repositoryId, b.repositoryId) || compareBigInts(a.number, b.number));
-    const { rows } = await sql<{ written: boolean[] }>`
-      SELECT put_pull_scope_reports(${sorted.map((r) => r.repositoryId)}::bigint[], ${sorted.map((r) => r.number.toString())}::bigint[],
-        ${sorted.map((r) => JSON.stringify(r.report.scopes))}::text[], ${sorted.map((r) => r.report.allScopes)}::boolean[]) AS written`.execute(this.db);
-    const answers = new Map(sorted.map((r, i) => [`${r.repositoryId}:${r.number}`, rows[0]!.written[i]!]));
+    const distinct = [...latest.values()];
+    const written = await this.callPutPulls(distinct, false);
+    const answers = new Map(distinct.map((r, i) => [`${r.repositoryId}:${r.number}`, written[i]!]));
     return reports.map((r) => answers.get(`${r.repositoryId}:${r.number}`)!);
+  }
+
+  /** One call of put_pull_scope_reports (migration 0004): true written, false refused, null busy. */
+  private async callPutPulls(reports: PullReport[], wait: boolean): Promise<(boolean | null)[]> {
+    const { rows } = await sql<{ written: (boolean | null)[] }>`
+      SELECT put_pull_scope_reports(${reports.map((r) => r.repositoryId)}::bigint[], ${reports.map((r) => r.number.toString())}::bigint[],
+        ${reports.map((r) => JSON.stringify(r.report.scopes))}::text[], ${reports.map((r) => r.report.allScopes)}::boolean[], ${wait}) AS written`.execute(this.db);
+    return rows[0]!.written;
   }
 
   async findCommit(repositoryId: string, sha: string): Promise<StoredScopeReport | undefined> {
