@@ -11,6 +11,7 @@ import type { GroupCount, Grouping } from '../../domain/activity-log/aggregate-r
 import { FACET_LIMIT } from '../../domain/activity-log/facets.ts';
 import type { Database } from '../database.ts';
 import { matchEvents, type EventScope } from './event-filters.ts';
+import { ConcurrencyLimit } from '../concurrency-limit.ts';
 
 
 /** Slot widths of the count tables (migration 0005). */
@@ -36,6 +37,11 @@ interface RawRow {
 }
 
 export class EventAggregateQueries {
+  // A scan reads every event of its window (about 150 ms of a core for 100,000): one at a time
+  // per process, so concurrent aggregates queue among themselves instead of taking every core
+  // from the cheap requests (bench/RESULTS.md, mixed traffic).
+  private readonly scans = new ConcurrencyLimit(1, 100);
+
   constructor(private readonly db: Kysely<Database>) {}
 
   async aggregate(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<GroupCount[]> {
@@ -46,13 +52,13 @@ export class EventAggregateQueries {
         return { grouping: row.grouping, value: row.value, all: n, notTrigger: n, notPull: n, notBatch: n };
       });
     }
-    const result = await this.db.transaction().execute(async (trx) => {
+    const result = await this.scans.run(() => this.db.transaction().execute(async (trx) => {
       // Measured (bench/logs-aggregate.ts): with the default 4 MB the planner sorts one grouping
       // set and spills it to disk; with room for every hash table it hashes all six in one pass.
       // SET LOCAL ends with the transaction, so other queries keep the server's setting.
       await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
       return this.query(scope, filters, stepSeconds).execute(trx);
-    });
+    }));
     return result.rows.map((row) => ({
       grouping: row.grouping,
       value: row.value,
