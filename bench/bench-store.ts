@@ -1,13 +1,11 @@
 // Storage for a benchmark: PGlite in a temporary directory, or PostgreSQL in a private schema of
 // the database at --database-url / DATABASE_URL (else TEST_DATABASE_URL's default), removed after.
 // Opened in this process (openBenchStore), or handed to a real Switchyard process (createBenchStorage).
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openStore, type Backend, type Store } from '../src/storage/store.ts';
-import { TEST_DATABASE_URL } from '../test/support/backends.ts';
+import { privateSchemaUrl, TEST_DATABASE_URL } from '../test/support/backends.ts';
 import type { StorageEnv } from '../test/support/switchyard-process.ts';
 
 export interface BenchStore {
@@ -25,26 +23,13 @@ export interface BenchStorage {
   remove(): Promise<void>;
 }
 
-async function admin(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function createBenchStorage(backend: Backend, databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL): Promise<BenchStorage> {
   if (backend === 'pglite') {
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
     return { env: { SWITCHYARD_DATA_DIR: dir }, open: () => openStore({ dataDir: dir }), remove: () => rm(dir, { recursive: true, force: true }) };
   }
-  const schema = `sw_bench_${randomBytes(6).toString('hex')}`;
-  await admin(databaseUrl, `CREATE SCHEMA ${schema}`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { env: { DATABASE_URL: url.toString() }, open: () => openStore({ databaseUrl: url.toString(), dataDir: 'unused' }), remove: () => admin(databaseUrl, `DROP SCHEMA ${schema} CASCADE`) };
+  const { url, drop } = await privateSchemaUrl('sw_bench', databaseUrl);
+  return { env: { DATABASE_URL: url }, open: () => openStore({ databaseUrl: url, dataDir: 'unused' }), remove: drop };
 }
 
 export async function openBenchStore(backend: Backend, databaseUrl?: string): Promise<BenchStore> {

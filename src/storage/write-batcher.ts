@@ -1,7 +1,9 @@
 // Group commit in the application: writes that arrive while statements are in flight wait for
 // the next one and share it, so under load one statement (one round trip, one transaction, one
 // WAL flush) carries many writes, and an idle service writes each at once, with no added delay.
-// Every caller is answered after the statement holding its write has committed.
+// Every caller is answered after the statement holding its write has committed. Writes to the
+// same key in one statement are folded into the later one, as if it had replaced the earlier at
+// once, and every caller gets its result: a statement never writes a row twice.
 import { DatabaseUnavailableError } from './drivers/database-errors.ts';
 import { isStorageUnavailable } from './storage-errors.ts';
 
@@ -23,9 +25,11 @@ export interface WriteBatcherOptions<T> {
   maxWeight: number;
   /** The weight of one write, about its size in bytes. */
   weigh: (item: T) => number;
+  /** What a write replaces: two writes with the same key are one row. */
+  keyOf: (item: T) => string;
 }
 
-/** `writeMany` answers one result per item, in the order of the items. */
+/** `writeMany` gets writes of distinct keys, and answers one result per write, in their order. */
 export class WriteBatcher<T, R = void> {
   private readonly queue: Waiting<T, R>[] = [];
   private inFlight = 0;
@@ -62,8 +66,11 @@ export class WriteBatcher<T, R = void> {
 
   private async run(batch: Waiting<T, R>[]): Promise<void> {
     try {
-      const results = await this.writeMany(batch.map((waiting) => waiting.item));
-      batch.forEach((waiting, i) => waiting.resolve(results[i]!));
+      const latest = new Map<string, T>();
+      for (const { item } of batch) latest.set(this.options.keyOf(item), item);
+      const results = await this.writeMany([...latest.values()]);
+      const byKey = new Map([...latest.keys()].map((key, i) => [key, results[i]!]));
+      for (const waiting of batch) waiting.resolve(byKey.get(this.options.keyOf(waiting.item))!);
     } catch (error) {
       // Storage out of reach fails every write alike: answer them all now. Anything else may be
       // one bad write: halve the batch until it fails alone, so the others are written.

@@ -27,8 +27,8 @@ export function postgresAvailable(): Promise<boolean> {
   return postgresAnswers;
 }
 
-export async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+export async function adminQuery(text: string, databaseUrl = TEST_DATABASE_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(text);
@@ -37,13 +37,13 @@ export async function adminQuery(text: string): Promise<void> {
   }
 }
 
-/** A connection string whose sessions use a fresh private schema. */
-export async function privateSchemaUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `sw_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE SCHEMA ${schema}`);
-  const url = new URL(TEST_DATABASE_URL);
+/** A connection string whose sessions use a fresh private schema (`prefix_…`) of `databaseUrl`'s database. */
+export async function privateSchemaUrl(prefix = 'sw_test', databaseUrl = TEST_DATABASE_URL): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE SCHEMA ${schema}`, databaseUrl);
+  const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.toString(), drop: () => adminQuery(`DROP SCHEMA ${schema} CASCADE`) };
+  return { url: url.toString(), drop: () => adminQuery(`DROP SCHEMA ${schema} CASCADE`, databaseUrl) };
 }
 
 export interface TestStore {

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WriteBatcher, type WriteBatcherOptions } from '../../src/storage/write-batcher.ts';
 import { DatabaseUnavailableError } from '../../src/storage/drivers/database-errors.ts';
 
-const options = (changes: Partial<WriteBatcherOptions<number>>): WriteBatcherOptions<number> => ({ maxBatch: 500, maxInFlight: 1, maxQueued: 10_000, maxWeight: Infinity, weigh: () => 1, ...changes });
+const options = (changes: Partial<WriteBatcherOptions<number>>): WriteBatcherOptions<number> => ({ maxBatch: 500, maxInFlight: 1, maxQueued: 10_000, maxWeight: Infinity, weigh: () => 1, keyOf: String, ...changes });
 
 function recorder(fail: (item: number) => boolean = () => false) {
   const statements: number[][] = [];
@@ -82,7 +82,22 @@ test('past maxQueued waiting writes, a write is refused at once as storage unava
 
 test('a statement carries at most maxWeight, and a heavier write goes alone', async () => {
   const r = recorder();
-  const batcher = new WriteBatcher(r.writeMany, options({ maxWeight: 10, weigh: (item) => item }));
-  await Promise.all([1, 4, 4, 4, 12, 3, 3].map((item) => batcher.write(item)));
-  assert.deepEqual(r.statements, [[1], [4, 4], [4], [12], [3, 3]]);
+  // Writes weigh their tens: 1, 4, 4, 4, 12, 3, 3.
+  const batcher = new WriteBatcher(r.writeMany, options({ maxWeight: 10, weigh: (item) => Math.floor(item / 10) }));
+  await Promise.all([10, 40, 41, 42, 120, 30, 31].map((item) => batcher.write(item)));
+  assert.deepEqual(r.statements, [[10], [40, 41], [42], [120], [30, 31]]);
+});
+
+test('writes to one key in a statement are folded into the later, and every caller gets its result', async () => {
+  const statements: { key: string; version: number }[][] = [];
+  const batcher = new WriteBatcher<{ key: string; version: number }, string>(async (items) => {
+    statements.push(items);
+    await sleep(5);
+    return items.map((item) => `${item.key}@${item.version}`);
+  }, { maxBatch: 500, maxInFlight: 1, maxQueued: 100, maxWeight: Infinity, weigh: () => 1, keyOf: (item) => item.key });
+  await batcher.write({ key: 'warm-up', version: 0 });
+  const writes = [{ key: 'a', version: 1 }, { key: 'b', version: 1 }, { key: 'a', version: 2 }, { key: 'a', version: 3 }];
+  const answers = await Promise.all(writes.map((write) => batcher.write(write)));
+  assert.deepEqual(statements.slice(1), [[{ key: 'a', version: 3 }, { key: 'b', version: 1 }]], 'one row per key, the latest');
+  assert.deepEqual(answers, ['a@3', 'b@1', 'a@3', 'a@3']);
 });

@@ -88,13 +88,13 @@ export class EventAggregateQueries {
     };
     const counts = slots(COUNT_SLOT_SECONDS);
     const pulls = slots(PULL_SLOT_SECONDS);
-    const numbers = (table: 'event_pull_counts' | 'event_batch_counts', column: 'pull_request' | 'batch_pull_request') => sql`
-      SELECT ${sql.lit(column)} AS grouping, ${sql.ref(column)}::text AS value, sum(n) AS n FROM (
-        SELECT ${sql.ref(column)}, n FROM ${sql.table(table)}
-         WHERE repository_id = ${repositoryId} AND slot_start >= ${pulls.first} AND slot_start < ${pulls.end}
-        UNION ALL ${pulls.edges(sql`${sql.ref(column)}, 1 AS n`)}) AS found
-      WHERE ${sql.ref(column)} IS NOT NULL
-      GROUP BY ${sql.ref(column)} ORDER BY sum(n) DESC, ${sql.ref(column)} LIMIT ${FACET_LIMIT}`;
+    const numbers = (facet: 'pull_request' | 'batch_pull_request') => sql`
+      SELECT ${facet} AS grouping, number::text AS value, sum(n) AS n FROM (
+        SELECT number, n FROM event_number_counts
+         WHERE repository_id = ${repositoryId} AND facet = ${facet} AND slot_start >= ${pulls.first} AND slot_start < ${pulls.end}
+        UNION ALL ${pulls.edges(sql`${sql.ref(facet)} AS number, 1 AS n`)}) AS found
+      WHERE number IS NOT NULL
+      GROUP BY number ORDER BY sum(n) DESC, number LIMIT ${FACET_LIMIT}`;
     return sql<{ grouping: Grouping; value: string | null; n: string | number }>`
       SELECT CASE WHEN grouping(bucket) = 0 THEN 'histogram' WHEN grouping(type) = 0 THEN 'type'
                   WHEN grouping(outcome) = 0 THEN 'outcome' ELSE 'trigger' END AS grouping,
@@ -104,8 +104,8 @@ export class EventAggregateQueries {
          WHERE repository_id = ${repositoryId} AND slot_start >= ${counts.first} AND slot_start < ${counts.end}
         UNION ALL ${counts.edges(sql`floor(date_part('epoch', date_trunc('second', received_at)) / ${stepSeconds}) AS bucket, type, outcome, trigger, 1 AS n`)}) AS found
       GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger))
-      UNION ALL (${numbers('event_pull_counts', 'pull_request')})
-      UNION ALL (${numbers('event_batch_counts', 'batch_pull_request')})`;
+      UNION ALL (${numbers('pull_request')})
+      UNION ALL (${numbers('batch_pull_request')})`;
   }
 
   /** The statement alone (for EXPLAIN in benchmarks). */

@@ -52,10 +52,18 @@ interface PullReport {
 export class ScopeReportQueries {
   // Reports by commit come from every CI job: under load, those arriving together share one
   // statement (bench/RESULTS.md, scope reports).
-  private readonly commitReports = new WriteBatcher<CommitReport>(async (reports) => (await this.putCommits(reports), reports.map(() => undefined)), { ...BATCHING, maxBatch: 500 });
+  private readonly commitReports = new WriteBatcher<CommitReport>(async (reports) => (await this.putCommits(reports), reports.map(() => undefined)), {
+    ...BATCHING,
+    maxBatch: 500,
+    keyOf: (r) => `${r.repositoryId}:${r.sha}`,
+  });
 
   // At most 100 pull requests' locks held by one call.
-  private readonly pullReports = new WriteBatcher<PullReport, boolean | null>((reports) => this.putPulls(reports), { ...BATCHING, maxBatch: 100 });
+  private readonly pullReports = new WriteBatcher<PullReport, boolean | null>((reports) => this.callPutPulls(reports, false), {
+    ...BATCHING,
+    maxBatch: 100,
+    keyOf: (r) => `${r.repositoryId}:${r.number}`,
+  });
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -65,16 +73,13 @@ export class ScopeReportQueries {
   }
 
   /**
-   * Replaces the reports of commits in one statement. Of two reports of one commit, the later
-   * one is written (as if the earlier had been replaced at once). Rows go in key order, so two
+   * Replaces the reports of distinct commits in one statement. Rows go in key order, so two
    * statements replacing the same rows lock them in the same order. The arrival number of a
    * replacement is taken in DO UPDATE, that is after the row lock, so for any one commit
    * arrival order is commit order.
    */
   private async putCommits(reports: CommitReport[]): Promise<void> {
-    const latest = new Map<string, CommitReport>();
-    for (const report of reports) latest.set(`${report.repositoryId}:${report.sha}`, report);
-    const rows = [...latest.values()].sort((a, b) => compareIds(a.repositoryId, b.repositoryId) || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0));
+    const rows = [...reports].sort((a, b) => compareIds(a.repositoryId, b.repositoryId) || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0));
     await this.db
       .insertInto('commit_scope_reports')
       .values(rows.map(({ repositoryId, sha, report }) => ({ repository_id: repositoryId, sha, scopes: report.scopes, all_scopes: report.allScopes, seq: sql`nextval('arrival_seq')`, reported_at: sql`clock_timestamp()` })))
@@ -102,19 +107,9 @@ export class ScopeReportQueries {
   }
 
   /**
-   * Writes reports by number, one per pull request (of two, the later: as if the earlier had
-   * been replaced at once), without waiting for locks; answers in input order.
+   * One call of put_pull_scope_reports (migration 0004), for distinct pull requests: true
+   * written, false refused, null busy (only when not waiting for locks).
    */
-  private async putPulls(reports: PullReport[]): Promise<(boolean | null)[]> {
-    const latest = new Map<string, PullReport>();
-    for (const report of reports) latest.set(`${report.repositoryId}:${report.number}`, report);
-    const distinct = [...latest.values()];
-    const written = await this.callPutPulls(distinct, false);
-    const answers = new Map(distinct.map((r, i) => [`${r.repositoryId}:${r.number}`, written[i]!]));
-    return reports.map((r) => answers.get(`${r.repositoryId}:${r.number}`)!);
-  }
-
-  /** One call of put_pull_scope_reports (migration 0004): true written, false refused, null busy. */
   private async callPutPulls(reports: PullReport[], wait: boolean): Promise<(boolean | null)[]> {
     const { rows } = await sql<{ written: (boolean | null)[] }>`
       SELECT put_pull_scope_reports(${reports.map((r) => r.repositoryId)}::bigint[], ${reports.map((r) => r.number.toString())}::bigint[],
