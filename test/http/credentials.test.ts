@@ -131,8 +131,8 @@ for (const backend of await backends()) {
         assert.equal(key.owner.toLowerCase(), 'acme');
       }
       const stored = await t.store.db.selectFrom('application_keys').select('secret_hash').execute();
-      for (const row of stored) assert.match(row.secret_hash, /^[0-9a-f]{64}$/);
-      assert.ok(!stored.some((row) => row.secret_hash === tokens.admin));
+      assert.ok(stored.length > 0);
+      for (const row of stored) assert.match(row.secret_hash, /^[0-9a-f]{64}$/, 'a SHA-256, never the key itself');
     });
 
     test('revoking an unknown key is 404, a malformed id 422', async () => {

@@ -33,6 +33,7 @@ for (const backend of await backends()) {
       assert.equal(ids.length, 46);
       assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'ids grow in input order');
       const rows = await t.store.db.selectFrom('events').selectAll().orderBy('id').execute();
+      assert.equal(rows.length, 46);
       rows.forEach((row, i) => {
         const sent = events[i]!;
         assert.equal(row.id, String(ids[i]));

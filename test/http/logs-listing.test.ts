@@ -33,6 +33,7 @@ for (const backend of await backends()) {
       assert.deepEqual(Object.keys(response.json), ['size', 'per_page', 'events']);
       assert.equal(response.json.size, 46);
       const events = response.json.events as Record<string, unknown>[];
+      assert.equal(events.length, 46);
       events.forEach((event, position) => {
         const index = 45 - position;
         const input = sent[index]!;

@@ -63,9 +63,11 @@ for (const backend of await backends()) {
       assert.match(await response.text(), /<html/i);
     });
 
-    test('the spec endpoints authenticate and validate, then answer 501 until implemented', async () => {
-      const response = await t.request('GET', '/v1/repos/acme/widgets/logs');
-      assert.ok([200, 404, 501].includes(response.status), response.text);
+    test('an activity log of a repository never registered is 404, list and aggregate alike', async () => {
+      for (const path of ['/v1/repos/acme/widgets/logs', '/v1/repos/acme/widgets/logs/aggregate']) {
+        const response = await t.request('GET', path);
+        assert.equal(response.status, 404, response.text);
+      }
     });
   });
 }

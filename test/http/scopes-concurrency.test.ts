@@ -36,6 +36,9 @@ function shuffled<T>(items: T[], seed = 7): T[] {
 for (const backend of await backends()) {
   describe(`concurrent reports and head moves (${backend})`, () => {
     let t: TestApp;
+    // PGlite runs one transaction at a time: while a test holds a lock in one, no request can
+    // even start, so what a held lock does to others can only be shown on PostgreSQL.
+    const onlyPostgres = backend === 'pglite' && 'PGlite runs one transaction at a time';
 
     const send = (n: number, op: Pick<Op, 'kind' | 'sha' | 'scopes'>, via: number): Promise<TestResponse> => {
       if (op.kind === 'commit') return t.request('PUT', `${REPO}/commits/${op.sha}/scopes`, { body: { scopes: op.scopes } });
@@ -131,7 +134,7 @@ for (const backend of await backends()) {
       assert.equal((await t.store.db.selectFrom('pull_scope_reports').selectAll().where('number', 'in', closed.map(String)).execute()).length, 0, 'nothing written for closed ones');
     });
 
-    test('a pull request whose lock is held delays its own reports only, not the others sent with them', async () => {
+    test('a pull request whose lock is held delays its own reports only, not the others sent with them', { skip: onlyPostgres }, async () => {
       const held = [911, 912];
       const free = 913;
       for (const n of [...held, free]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: 'open', head_sha: sha('d', n) } })).status, 204);
@@ -143,14 +146,14 @@ for (const backend of await backends()) {
         reports = Promise.all([...held, free].map((n) => t.request('PUT', `${REPO}/pulls/${n}/scopes`, { body: { scopes: [`p${n}`] } }).finally(() => settled.add(n))));
         const started = Date.now();
         while (!settled.has(free) && Date.now() - started < 3000) await sleep(20);
-        if (backend === 'postgres') assert.ok(settled.has(free), 'the free pull request waited for the others\' locks');
+        assert.ok(settled.has(free), 'the free pull request waited for the others\' locks');
         assert.ok(!held.some((n) => settled.has(n)), 'a held lock was not waited for');
       });
       for (const response of await reports!) assert.equal(response.status, 204, response.text);
       for (const n of [...held, free]) assert.deepEqual((await t.store.db.selectFrom('pull_scope_reports').select('scopes').where('number', '=', String(n)).executeTakeFirstOrThrow()).scopes, [`p${n}`]);
     });
 
-    test('a report by number waits for the pull request\'s lock and sees the close committed meanwhile', async () => {
+    test('a report by number waits for the pull request\'s lock and sees the close committed meanwhile', { skip: onlyPostgres }, async () => {
       const n = 900;
       assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${n}`, { body: { state: 'open', head_sha: sha('c', n) } })).status, 204);
       const repositoryId = (await t.store.repositories.find('acme', 'widgets'))!.id;
