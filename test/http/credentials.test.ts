@@ -31,6 +31,12 @@ for (const backend of await backends()) {
     async function createKey(owner: string, scope: 'admin' | 'ci'): Promise<{ id: string; key: string }> {
       const response = await t.request('POST', '/v1/admin/keys', { body: { owner, scope, name: `${scope} of ${owner}` } });
       assert.equal(response.status, 201, response.text);
+      // DESIGN.md §4: {id: uuid, key: "swy_…", owner, scope, name, created_at}.
+      const { id, key, created_at: createdAt, ...rest } = response.json;
+      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.match(key, /^swy_/);
+      assert.ok(Math.abs(Date.parse(createdAt) - Date.now()) < 60_000, `created_at ${createdAt}`);
+      assert.deepEqual({ ...rest, owner: rest.owner.toLowerCase() }, { owner: owner.toLowerCase(), scope, name: `${scope} of ${owner}` });
       return response.json;
     }
 

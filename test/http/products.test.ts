@@ -79,7 +79,9 @@ for (const backend of await backends()) {
       assert.deepEqual(events[0]!.metadata.enabled_by, { type: 'application', id: adminKey.id, name: 'release bot' });
       assert.equal(events[0]!.metadata.enabled_by_staff, false);
       assert.deepEqual(events[1]!.metadata.disabled_by, { type: 'user', id: 4242, name: 'alice' });
-      assert.equal(events[2]!.metadata.disabled_by.name, 'switchyard');
+      const { id: actorId, ...actor } = events[2]!.metadata.disabled_by;
+      assert.deepEqual(actor, { type: 'application', name: 'switchyard' });
+      assert.match(actorId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'the service token acts under a fixed uuid');
       assert.equal(events[2]!.metadata.disabled_by_staff, true, 'the service token acts as staff');
       assert.equal(events[0]!.pull_request, null);
       assert.ok(!Number.isNaN(Date.parse(events[0]!.metadata.enabled_at)));
@@ -99,6 +101,9 @@ for (const backend of await backends()) {
       const rows = await t.store.db.selectFrom('events').innerJoin('repositories', 'repositories.id', 'events.repository_id').select(['events.type', 'events.metadata']).where('repositories.name', '=', 'engine').orderBy('events.id').execute();
       assert.deepEqual(rows.map((r) => [r.type, JSON.parse(r.metadata).product]), [['product.enabled', 'ci_insights'], ['product.enabled', 'merge_queue']]);
       assert.equal(JSON.parse(rows[0]!.metadata).enabled_by_staff, true, 'registered with the service token');
+      const actors = rows.map((r) => JSON.parse(r.metadata).enabled_by);
+      assert.equal(actors[0].type, 'application');
+      assert.deepEqual(actors[1], actors[0], 'the service token\'s actor is fixed');
       assert.equal((await t.request('PUT', '/v1/admin/repos/globex/engine')).status, 204);
       const again = await t.store.db.selectFrom('events').innerJoin('repositories', 'repositories.id', 'events.repository_id').select('events.id').where('repositories.name', '=', 'engine').execute();
       assert.equal(again.length, rows.length, 'registering again records no product event');

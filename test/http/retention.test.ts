@@ -2,7 +2,8 @@
 // repository, across chunk boundaries; younger events stay.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { purgeExpiredEvents } from '../../src/services/retention.ts';
+import { purgeExpiredEvents, scheduleRetention } from '../../src/services/retention.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { backends } from '../support/backends.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { exampleEvent } from '../fixtures/event-fixtures.ts';
@@ -38,6 +39,33 @@ for (const backend of await backends()) {
       assert.equal(await purgeExpiredEvents(t.store, 90, new Date(now)), 0, 'a second run finds nothing');
       const deliveries = await t.store.db.selectFrom('webhook_deliveries').select('delivery_id').execute();
       assert.deepEqual(deliveries.map((row) => row.delivery_id), ['recent'], 'delivery ids expire with the events');
+    });
+
+    test('the job purges at once and then every interval, logging what it removed, until stopped', async () => {
+      assert.equal((await t.request('PUT', '/v1/admin/repos/acme/scheduled')).status, 201);
+      const writeOld = async (trigger: string) => {
+        const events = [{ ...exampleEvent('action.label'), trigger, received_at: new Date(Date.now() - 100 * DAY).toISOString() }];
+        assert.equal((await t.request('POST', '/v1/repos/acme/scheduled/logs', { body: { events } })).status, 201);
+      };
+      const remaining = async (trigger: string) => (await t.store.db.selectFrom('events').select('id').where('trigger', '=', trigger).execute()).length;
+      const until = async (condition: () => Promise<boolean>, what: string) => {
+        for (const started = Date.now(); !(await condition()); await sleep(20)) if (Date.now() - started > 5000) assert.fail(`timed out waiting: ${what}`);
+      };
+      const logged: object[] = [];
+      await writeOld('first');
+      const stop = scheduleRetention(t.store, 90, { info: (o) => logged.push(o), warn: (o) => logged.push(o) }, 200);
+      try {
+        await until(async () => (await remaining('first')) === 0, 'the run at start');
+        await writeOld('second');
+        await until(async () => (await remaining('second')) === 0, 'a run one interval later');
+      } finally {
+        stop();
+      }
+      assert.ok(logged.some((entry) => (entry as { removed?: number }).removed === 1), JSON.stringify(logged));
+      await sleep(50); // a run already under way may finish
+      await writeOld('after stop');
+      await sleep(600);
+      assert.equal(await remaining('after stop'), 1, 'no run after stop');
     });
   });
 }

@@ -10,6 +10,8 @@ export interface FakeUser {
   repos?: Record<string, { admin: boolean; pull: boolean }>;
   /** organisations the user administers */
   adminOf?: string[];
+  /** other memberships, as the platform answers them: organisation → role and state */
+  memberships?: Record<string, { role: string; state: string }>;
 }
 
 export class FakeHosting {
@@ -20,7 +22,8 @@ export class FakeHosting {
   private server: Server | undefined;
   url = '';
 
-  async start(): Promise<this> {
+  /** Listens on `port` (any free one by default). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       this.requests.push(req.url ?? '');
       const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -30,7 +33,7 @@ export class FakeHosting {
       if (!user) return send(401, { message: 'Bad credentials' });
       this.route(user, req.url ?? '', send);
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
     return this;
   }
@@ -46,7 +49,9 @@ export class FakeHosting {
     if (membership) {
       const org = decodeURIComponent(membership[1]!).toLowerCase();
       const isAdmin = user.adminOf?.some((o) => o.toLowerCase() === org);
-      return isAdmin ? send(200, { role: 'admin', state: 'active' }) : send(404, { message: 'Not Found' });
+      if (isAdmin) return send(200, { role: 'admin', state: 'active' });
+      const other = user.memberships?.[org];
+      return other ? send(200, other) : send(404, { message: 'Not Found' });
     }
     send(404, { message: 'Not Found' });
   }
