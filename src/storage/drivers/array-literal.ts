@@ -61,12 +61,24 @@ function nextDelimiter(text: string, from: number): number {
   return text.length;
 }
 
-/** Writes a JS array as an array literal; every element is quoted so no escaping rule depends on its type. */
+const NEEDS_ESCAPE = /[\\"]/;
+
+/**
+ * Writes a JS array as an array literal; every element is quoted so no escaping rule depends on
+ * its type. Built by concatenation, escaping only elements that hold a quote or a backslash: an
+ * ingested batch sends ten arrays of a thousand elements each.
+ */
 export function formatArrayLiteral(values: readonly unknown[], formatElement: (value: unknown) => string): string {
-  const items = values.map((value) => {
-    if (value === null || value === undefined) return 'NULL';
-    if (Array.isArray(value)) return formatArrayLiteral(value, formatElement);
-    return `"${formatElement(value).replace(/[\\"]/g, '\\$&')}"`;
-  });
-  return `{${items.join(',')}}`;
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const value = values[i];
+    if (value === null || value === undefined) out += 'NULL';
+    else if (Array.isArray(value)) out += formatArrayLiteral(value, formatElement);
+    else {
+      const text = formatElement(value);
+      out += NEEDS_ESCAPE.test(text) ? `"${text.replace(/[\\"]/g, '\\$&')}"` : `"${text}"`;
+    }
+  }
+  return `${out}}`;
 }

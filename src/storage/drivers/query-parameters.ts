@@ -18,7 +18,7 @@ export function serializeParameter(value: unknown): unknown {
 }
 
 /**
- * A Date as PostgreSQL timestamp input. Not toISOString(): found by the fuzzer (test/fuzz), a
+ * A Date as PostgreSQL timestamp input. toISOString() only for years 1 to 9999: found by the fuzzer (test/fuzz), a
  * date-time such as 0001-01-01T00:00:00+01:00 is an instant of year 0, which toISOString writes
  * as "0000-…" (and years past 9999 as "+010000-…"), input PostgreSQL refuses (a 500). Its own
  * notation counts years from 1 with an era: year 0 is 1 BC.
@@ -26,6 +26,7 @@ export function serializeParameter(value: unknown): unknown {
 function timestampText(date: Date): string {
   const iso = date.toISOString();
   const year = date.getUTCFullYear();
+  if (year >= 1 && year <= 9999) return iso;
   const time = iso.slice(iso.indexOf('T') + 1, -1);
   const day = `${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
   return `${String(year > 0 ? year : 1 - year).padStart(4, '0')}-${day} ${time}+00${year > 0 ? '' : ' BC'}`;

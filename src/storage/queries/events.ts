@@ -1,51 +1,81 @@
-// Writing the activity log. One multi-row INSERT per batch (all or nothing by itself); an
-// idempotency key already stored for the repository returns its first id and stores nothing.
-import type { Kysely, Transaction } from 'kysely';
+// Writing the activity log: one statement per batch, all or nothing by itself. An idempotency
+// key already stored for the repository returns its first id and stores nothing.
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.ts';
 import { compactSourceOf, stringifyJson } from '../../json/exact-json.ts';
 import type { ValidIngestEvent } from '../../domain/events/index.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+interface WrittenRow {
+  id: string | number;
+  idempotency_key: string | null;
+  /** true: written by this statement; false: the key was already stored. */
+  stored: boolean;
+}
+
 export class EventQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Stores a validated batch; returns the ids in input order. */
+  /**
+   * Stores a validated batch; returns the ids in input order. One round trip: the rows travel as
+   * one array per column (the metadata as one JSON array of the texts as sent), so the statement
+   * is the same whatever the batch size, and its answer carries both the new ids and those of
+   * keys stored before.
+   */
   async insertBatch(repositoryId: string, events: readonly ValidIngestEvent[], db: Db = this.db): Promise<bigint[]> {
-    const keys = [...new Set(events.map((e) => e.idempotencyKey).filter((k): k is string => k !== null))];
-    const known = await this.idsByKey(db, repositoryId, keys);
-    // First occurrence of a key in the batch is written; later ones are retries of it.
-    const pending = new Set<string>();
-    const toInsert = events.filter((e) => e.idempotencyKey === null || (!known.has(e.idempotencyKey) && !pending.has(e.idempotencyKey) && pending.add(e.idempotencyKey)));
-    const written = toInsert.length > 0 ? await this.insertNew(db, repositoryId, toInsert, known) : new Map<ValidIngestEvent, bigint>();
-    return events.map((e) => (e.idempotencyKey === null ? written.get(e)! : known.get(e.idempotencyKey)!));
-  }
-
-  /** Inserts; records the ids of keyed events in `known`, returns those of keyless ones. */
-  private async insertNew(db: Db, repositoryId: string, events: ValidIngestEvent[], known: Map<string, bigint>): Promise<Map<ValidIngestEvent, bigint>> {
-    const rows = await db
-      .insertInto('events')
-      .values(events.map((e) => toRow(repositoryId, e)))
-      .onConflict((oc) => oc.columns(['repository_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing())
-      .returning(['id', 'idempotency_key'])
-      .execute();
-    const returnedKeys = new Set(rows.map((r) => r.idempotency_key));
-    // A key another request stored in the meantime was skipped: it gets that request's id.
-    const raced = events.filter((e) => e.idempotencyKey !== null && !returnedKeys.has(e.idempotencyKey)).map((e) => e.idempotencyKey!);
-    const written = events.filter((e) => e.idempotencyKey === null || returnedKeys.has(e.idempotencyKey));
-    // Ids come from one sequence in row order within the statement, so sorted ids match row order.
-    const ids = rows.map((r) => BigInt(r.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const keyless = new Map<ValidIngestEvent, bigint>();
-    written.forEach((event, index) => {
-      if (event.idempotencyKey === null) keyless.set(event, ids[index]!);
-      else known.set(event.idempotencyKey, ids[index]!);
+    const keys = events.map((e) => e.idempotencyKey);
+    const { rows } = await sql<WrittenRow>`
+      WITH input AS (
+        SELECT i.*, m.metadata
+        FROM unnest(
+          ${events.map((e) => e.receivedAt)}::timestamptz[], ${events.map((e) => e.type)}::text[],
+          ${events.map((e) => e.outcome)}::text[], ${events.map((e) => e.trigger)}::text[],
+          ${events.map((e) => e.pullRequest)}::bigint[], ${events.map((e) => e.baseRef)}::text[],
+          ${events.map((e) => e.batchPullRequest)}::bigint[], ${events.map((e) => e.batchId)}::uuid[], ${keys}::text[]
+        ) WITH ORDINALITY AS i (received_at, type, outcome, trigger, pull_request, base_ref, batch_pull_request, batch_id, idempotency_key, ord)
+        JOIN json_array_elements(${`[${events.map(metadataText).join(',')}]`}::json) WITH ORDINALITY AS m (metadata, ord) USING (ord)
+      ),
+      -- Keys stored before: the unique index probed once per key (LIMIT keeps the subquery
+      -- apart, so the planner cannot turn it into a scan of the repository's events).
+      known AS (
+        SELECT e.id, e.idempotency_key
+        FROM unnest(${[...new Set(keys.filter((k) => k !== null))]}::text[]) AS k (key)
+        CROSS JOIN LATERAL (SELECT id, idempotency_key FROM events WHERE repository_id = ${repositoryId} AND idempotency_key = k.key LIMIT 1) AS e
+      ),
+      written AS (
+        INSERT INTO events (repository_id, received_at, type, outcome, trigger, pull_request, base_ref, batch_pull_request, batch_id, idempotency_key, metadata)
+        SELECT ${repositoryId}, received_at, type, outcome, trigger, pull_request, base_ref, batch_pull_request, batch_id, idempotency_key, metadata
+        FROM input
+        WHERE idempotency_key IS NULL OR idempotency_key NOT IN (SELECT idempotency_key FROM known)
+        -- Ids are drawn in this order (PostgreSQL evaluates nextval after the sort), so the new
+        -- ids, sorted, follow the input. A key repeated in the batch is written once, first.
+        ORDER BY ord
+        ON CONFLICT (repository_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+        RETURNING id, idempotency_key
+      )
+      SELECT id, idempotency_key, true AS stored FROM written
+      UNION ALL
+      SELECT id, idempotency_key, false FROM known
+    `.execute(db);
+    const newIds = rows.filter((r) => r.stored).map((r) => BigInt(r.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const storedKeys = new Set(rows.filter((r) => r.stored && r.idempotency_key !== null).map((r) => r.idempotency_key!));
+    const known = new Map(rows.filter((r) => !r.stored).map((r) => [r.idempotency_key!, BigInt(r.id)]));
+    // Walk the input as the insert did: a keyless event, or the first of a key written now, takes the next new id.
+    let next = 0;
+    const ids = events.map((e) => {
+      if (e.idempotencyKey === null) return newIds[next++]!;
+      if (storedKeys.delete(e.idempotencyKey)) known.set(e.idempotencyKey, newIds[next++]!);
+      return known.get(e.idempotencyKey);
     });
-    for (const [key, id] of await this.idsByKey(db, repositoryId, raced)) known.set(key, id);
-    return keyless;
+    // A key another request stored after this statement's snapshot was skipped: it gets that request's id.
+    const raced = [...new Set(events.filter((e, i) => ids[i] === undefined).map((e) => e.idempotencyKey!))];
+    if (raced.length === 0) return ids as bigint[];
+    const racedIds = await this.idsByKey(db, repositoryId, raced);
+    return ids.map((id, i) => id ?? racedIds.get(events[i]!.idempotencyKey!)!);
   }
 
   private async idsByKey(db: Db, repositoryId: string, keys: string[]): Promise<Map<string, bigint>> {
-    if (keys.length === 0) return new Map();
     const rows = await db
       .selectFrom('events')
       .select(['id', 'idempotency_key'])
@@ -56,21 +86,11 @@ export class EventQueries {
   }
 }
 
-function toRow(repositoryId: string, e: ValidIngestEvent) {
-  return {
-    repository_id: repositoryId,
-    received_at: e.receivedAt,
-    type: e.type,
-    outcome: e.outcome,
-    trigger: e.trigger,
-    pull_request: e.pullRequest,
-    base_ref: e.baseRef,
-    batch_pull_request: e.batchPullRequest,
-    batch_id: e.batchId,
-    idempotency_key: e.idempotencyKey,
-    // As sent: the request's own text when the parser kept it (compact, numbers written as
-    // serialising would write them; validation only turns int64 numbers into bigint, which the
-    // text already spells exactly), else the object serialised.
-    metadata: compactSourceOf(e.metadata) ?? stringifyJson(e.metadata),
-  };
+/**
+ * As sent: the request's own text when the parser kept it (compact, numbers written as
+ * serialising would write them; validation only turns int64 numbers into bigint, which the text
+ * already spells exactly), else the object serialised.
+ */
+function metadataText(e: ValidIngestEvent): string {
+  return compactSourceOf(e.metadata) ?? stringifyJson(e.metadata);
 }
