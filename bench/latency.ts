@@ -1,5 +1,7 @@
-// Latency sampling for benchmarks: percentiles, and a keep-alive HTTP GET that reads the whole
-// answer, so a sample is what a client waits for.
+// Latency sampling for benchmarks: percentiles, and keep-alive HTTP requests that read the whole
+// answer, so a sample is what a client waits for. node:http, not fetch: fetch costs the load
+// generator about a millisecond of CPU per request on the benchmark machine, which it takes from
+// the server it measures.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -24,14 +26,29 @@ export interface HttpAnswer {
 }
 
 export function httpGet(url: string, headers: Record<string, string>): Promise<HttpAnswer> {
+  return httpRequest(url, { method: 'GET', headers });
+}
+
+export interface HttpRequestOptions {
+  method: string;
+  headers: Record<string, string>;
+  /** Encoded once by the caller, so the generator does not encode the same text on every request. */
+  body?: Buffer;
+  /** Keep-alive agent; the default allows one connection. */
+  agent?: http.Agent;
+}
+
+export function httpRequest(url: string, options: HttpRequestOptions): Promise<HttpAnswer> {
+  const headers = options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(options.body.length) };
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent, headers }, (response) => {
+    const request = http.request(url, { method: options.method, agent: options.agent ?? agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
       response.on('error', reject);
     });
     request.on('error', reject);
+    request.end(options.body);
   });
 }
 
