@@ -103,7 +103,7 @@ testEachBackend('values come back as the same JS types', async (db) => {
   await db
     .insertInto('typed')
     .values({ big: INT8_MAX, num: '12345678901234567890.5', doc, docb: doc, at, local: at, flag: true,
-      small: 2147483647, tiny: -3, ratio: 0.1, tags: ['a', 'b,c', 'NULL', null, 'q"\\'], ids: [INT8_MAX, 1n], day: '2024-02-29',
+      small: 2147483647, tiny: -3, ratio: 0.1, tags: ['a', 'b,c', 'NULL', 'null', 'nUlL', null, 'q"\\', '', ' padded ', '{x}', 'a b', 'x.y:z+1-2_3'], ids: [INT8_MAX, 1n], day: '2024-02-29',
       bytes: new Uint8Array([1, 2, 255]) })
     .execute();
 
@@ -119,7 +119,7 @@ testEachBackend('values come back as the same JS types', async (db) => {
     small: 2147483647,
     tiny: -3,
     ratio: 0.1,
-    tags: ['a', 'b,c', 'NULL', null, 'q"\\'],
+    tags: ['a', 'b,c', 'NULL', 'null', 'nUlL', null, 'q"\\', '', ' padded ', '{x}', 'a b', 'x.y:z+1-2_3'],
     ids: ['9223372036854775807', '1'],
     day: '2024-02-29', // date: as text, so no time zone can move it to another day
     bytes: Buffer.from([1, 2, 255]),
