@@ -37,7 +37,8 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}), got "${raw}"`);
+    // Not echoed: a URL that does not parse may still hold a password (postgres://u:secret@db:99999).
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}); the value given does not parse (not shown, it may hold a password)`);
   }
   if (!protocols.includes(parsed.protocol.slice(0, -1))) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol.slice(0, -1)}"`);

@@ -48,3 +48,11 @@ test('bad values are refused with a message naming the variable', () => {
     assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(name), name);
   }
 });
+
+test('a DATABASE_URL that does not parse is not echoed: it may hold a password', () => {
+  const value = 'postgres://switchyard:s3cret@db:99999/sw'; // the port does not parse
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: value }),
+    (error: unknown) => error instanceof ConfigError && error.message.startsWith('DATABASE_URL') && !error.message.includes('s3cret'),
+  );
+});
