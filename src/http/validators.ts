@@ -115,8 +115,34 @@ export function compileBodyValidator(schema: unknown): ValidateFunction {
   return strictAjv.compile(toAjvSchema(schema) as object);
 }
 
+// Path and query numbers are written in decimal. Ajv coerces with Number(), which also reads
+// "0x10", "1e1", "0b1" and " 16" as numbers: each of those is refused before coercion.
+const DECIMAL: Record<string, RegExp> = { integer: /^-?[0-9]+$/, number: /^-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/ };
+
 export function compileParameterValidator(schema: unknown): ValidateFunction {
-  return coercingAjv.compile(toAjvSchema(schema) as object);
+  const validate = coercingAjv.compile(toAjvSchema(schema) as object);
+  const numeric = numericProperties(schema);
+  if (numeric.length === 0) return validate;
+  const checked = ((data: unknown) => {
+    const misspelt = numeric.filter(([name, type]) => {
+      const value = (data as Record<string, unknown> | null | undefined)?.[name];
+      return typeof value === 'string' && !DECIMAL[type]!.test(value);
+    });
+    if (misspelt.length === 0) {
+      const valid = validate(data);
+      checked.errors = validate.errors;
+      return valid;
+    }
+    checked.errors = misspelt.map(([name, type]) => ({ instancePath: `/${name}`, schemaPath: '', keyword: 'type', params: { type }, message: `must be ${type}` }));
+    return false;
+  }) as ValidateFunction;
+  return checked;
+}
+
+/** The top-level properties of an object schema declared integer or number. */
+function numericProperties(schema: unknown): [string, 'integer' | 'number'][] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, node]) => (node.type === 'integer' || node.type === 'number' ? [[name, node.type] as [string, 'integer' | 'number']] : []));
 }
 
 const ISSUE_TYPES: Record<string, string> = {

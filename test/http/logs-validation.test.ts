@@ -75,7 +75,8 @@ for (const backend of await backends()) {
     });
 
     test('per_page is an integer from 1 to 100, given once', async () => {
-      for (const value of ['0', '101', 'ten', '1.5', '-1', '', 'Infinity', '-Infinity', 'NaN']) {
+      // Decimal only: Number() would read the last five as 16, 10, 1, 16 and 16.
+      for (const value of ['0', '101', 'ten', '1.5', '-1', '', 'Infinity', '-Infinity', 'NaN', '0x10', '1e1', '0b1', '%2016', '16%20']) {
         const [issue] = await issues(`per_page=${value}`);
         assert.equal(issue!.at, 'query.per_page', value);
       }
