@@ -35,7 +35,8 @@ async function recordPullRequest(store: Store, deliveryId: string, change: PullR
   const { repository } = await registerRepository(store, change.repository.owner, change.repository.name);
   return store.db.transaction().execute(async (trx) => {
     if (!(await store.webhookDeliveries.claim(trx, deliveryId))) return 'duplicate';
-    await store.pullRequests.upsert(trx, repository.id, { number: change.number, state: change.state, headSha: change.headSha, baseRef: change.baseRef });
+    const pull = { number: change.number, state: change.state, headSha: change.headSha, baseRef: change.baseRef };
+    await store.pullRequests.upsert(trx, repository.id, pull, change.updatedAt);
     return 'applied';
   });
 }

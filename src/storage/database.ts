@@ -42,6 +42,7 @@ export interface PullRequestsTable {
   base_ref: string | null;
   head_seq: ColumnType<string, Int8 | undefined, Int8>;
   updated_at: Timestamp;
+  platform_updated_at: Timestamp | null;
 }
 
 export interface ScopeReportColumns {

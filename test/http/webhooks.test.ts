@@ -91,6 +91,22 @@ for (const backend of await backends()) {
       assert.equal(deliveries.length, 2);
     });
 
+    test('a delivery older than the state stored is ignored: the platform may deliver out of order', async () => {
+      const at = (minute: number) => `2026-11-21T10:${String(minute).padStart(2, '0')}:00Z`;
+      const state = () => t.store.db.selectFrom('pull_requests').select(['state', 'head_sha']).where('number', '=', '30').executeTakeFirstOrThrow();
+      assert.equal((await sendPullRequest(t, pull(30, sha('e1'), { action: 'opened', updatedAt: at(1) }))).status, 204);
+      assert.equal((await sendPullRequest(t, pull(30, sha('e3'), { updatedAt: at(3) }))).status, 204);
+      assert.equal((await sendPullRequest(t, pull(30, sha('e2'), { updatedAt: at(2) }))).status, 204, 'late, but signed and well formed');
+      assert.deepEqual(await state(), { state: 'open', head_sha: sha('e3') }, 'the late synchronize did not move the head back');
+      assert.equal((await sendPullRequest(t, pull(30, sha('e3'), { action: 'closed', updatedAt: at(3) }))).status, 204);
+      assert.equal((await state()).state, 'closed', 'the same instant is not older: applied in arrival order');
+      assert.equal((await sendPullRequest(t, pull(30, sha('e4'), { action: 'reopened' }))).status, 204);
+      assert.deepEqual(await state(), { state: 'open', head_sha: sha('e4') }, 'no updated_at: applied');
+      assert.equal((await sendPullRequest(t, pull(30, sha('e5'), { updatedAt: at(2) }))).status, 204);
+      assert.equal((await state()).head_sha, sha('e4'), 'the latest instant seen is kept across a delivery without one');
+      assert.equal((await sendPullRequest(t, pull(30, sha('e6'), { updatedAt: 'yesterday' }))).status, 422);
+    });
+
     test('a pull_request for an unregistered repository registers it, then records the pull request', async () => {
       assert.equal(await isRegistered('initech', 'tps'), false);
       assert.equal((await sendPullRequest(t, { owner: 'Initech', repository: 'TPS', number: 1, head: sha('d'), action: 'opened' })).status, 204);

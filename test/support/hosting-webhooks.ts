@@ -34,6 +34,8 @@ export interface PullPayload {
   state?: 'open' | 'closed';
   merged?: boolean;
   base?: string;
+  /** pull_request.updated_at; left out unless given. */
+  updatedAt?: string;
 }
 
 export function pullRequestPayload(p: PullPayload): Record<string, unknown> {
@@ -41,7 +43,7 @@ export function pullRequestPayload(p: PullPayload): Record<string, unknown> {
   return {
     action: p.action ?? 'synchronize',
     number: p.number,
-    pull_request: { number: p.number, state, merged: p.merged ?? false, head: { sha: p.head, ref: 'feature' }, base: { ref: p.base ?? 'main' }, title: 'A change' },
+    pull_request: { number: p.number, state, merged: p.merged ?? false, head: { sha: p.head, ref: 'feature' }, base: { ref: p.base ?? 'main' }, title: 'A change', ...(p.updatedAt === undefined ? {} : { updated_at: p.updatedAt }) },
     repository: { name: p.repository, full_name: `${p.owner}/${p.repository}`, owner: { login: p.owner } },
     sender: { login: 'octocat' },
   };

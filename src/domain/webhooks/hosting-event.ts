@@ -13,6 +13,8 @@ export interface PullRequestChange {
   state: 'open' | 'closed' | 'merged';
   headSha: string;
   baseRef: string;
+  /** pull_request.updated_at, when the payload has it: orders deliveries that arrive out of order. */
+  updatedAt: Date | undefined;
 }
 
 export interface RepositoryRegistration {

@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { validationError } from '../../errors.ts';
 import { Owner, RepositoryName, Sha } from '../identifiers.ts';
 import { Int64 } from '../int64.ts';
-import { Nullable, StringEnum } from '../schema-primitives.ts';
+import { parseDateTime } from '../events/received-at.ts';
+import { DateTime, Nullable, StringEnum } from '../schema-primitives.ts';
 import { IGNORED, type HostingEvent, type PullRequestChange } from './hosting-event.ts';
 import { actionOf, payloadCheck } from './payload-validation.ts';
 
@@ -20,6 +21,7 @@ const checkPayload = payloadCheck(
       merged: Type.Optional(Nullable(Type.Boolean())),
       head: Type.Object({ sha: Sha }),
       base: Type.Object({ ref: Ref }),
+      updated_at: Type.Optional(DateTime()),
     }),
     repository: Type.Object({ name: RepositoryName, owner: Type.Object({ login: Owner }) }),
   }),
@@ -39,6 +41,7 @@ export function parsePullRequestEvent(payload: unknown): HostingEvent {
     state: stateOf(pull.state, pull.merged),
     headSha: pull.head.sha.toLowerCase(),
     baseRef: pull.base.ref,
+    updatedAt: pull.updated_at === undefined ? undefined : parseDateTime(pull.updated_at),
   };
 }
 

@@ -39,10 +39,12 @@ export class PullRequestQueries {
   /**
    * Records a pull request's state. A new head takes a fresh arrival number, which is what
    * orders head moves against scope reports; an unchanged head keeps its number. Runs under the
-   * pull request's lock, in `db`'s transaction or in one of its own.
+   * pull request's lock, in `db`'s transaction or in one of its own. `platformUpdatedAt` (a
+   * webhook's pull_request.updated_at) older than the one stored means the platform already
+   * reported a later state: the call changes nothing.
    */
-  async upsert(db: Db, repositoryId: string, pull: PullRequest): Promise<void> {
-    if (!db.isTransaction) return db.transaction().execute((trx) => this.upsert(trx, repositoryId, pull));
+  async upsert(db: Db, repositoryId: string, pull: PullRequest, platformUpdatedAt?: Date): Promise<void> {
+    if (!db.isTransaction) return db.transaction().execute((trx) => this.upsert(trx, repositoryId, pull, platformUpdatedAt));
     await this.lock(db as Transaction<Database>, repositoryId, pull.number);
     await db
       .insertInto('pull_requests')
@@ -52,16 +54,22 @@ export class PullRequestQueries {
         state: pull.state,
         head_sha: pull.headSha,
         base_ref: pull.baseRef,
+        platform_updated_at: platformUpdatedAt ?? null,
       })
       .onConflict((oc) =>
-        oc.columns(['repository_id', 'number']).doUpdateSet((eb) => ({
-          state: eb.ref('excluded.state'),
-          head_sha: sql<string | null>`coalesce(excluded.head_sha, pull_requests.head_sha)`,
-          base_ref: sql<string | null>`coalesce(excluded.base_ref, pull_requests.base_ref)`,
-          head_seq: sql<string>`CASE WHEN excluded.head_sha IS DISTINCT FROM pull_requests.head_sha AND excluded.head_sha IS NOT NULL
-            THEN excluded.head_seq ELSE pull_requests.head_seq END`,
-          updated_at: sql<Date>`now()`,
-        })),
+        oc
+          .columns(['repository_id', 'number'])
+          .doUpdateSet((eb) => ({
+            state: eb.ref('excluded.state'),
+            head_sha: sql<string | null>`coalesce(excluded.head_sha, pull_requests.head_sha)`,
+            base_ref: sql<string | null>`coalesce(excluded.base_ref, pull_requests.base_ref)`,
+            head_seq: sql<string>`CASE WHEN excluded.head_sha IS DISTINCT FROM pull_requests.head_sha AND excluded.head_sha IS NOT NULL
+              THEN excluded.head_seq ELSE pull_requests.head_seq END`,
+            updated_at: sql<Date>`now()`,
+            platform_updated_at: sql<Date | null>`greatest(excluded.platform_updated_at, pull_requests.platform_updated_at)`,
+          }))
+          // Unknown on either side (NULL) is not older.
+          .where(sql<boolean>`(excluded.platform_updated_at < pull_requests.platform_updated_at) IS NOT TRUE`),
       )
       .execute();
   }
