@@ -89,6 +89,11 @@ for (const backend of await backends()) {
       assert.deepEqual(responses.map((r) => r.status), Array(8).fill(204));
       const deliveries = await t.store.db.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', 'in', [first, concurrent]).execute();
       assert.equal(deliveries.length, 2);
+      // The eight copies above have one effect however often it is applied; what makes it once is
+      // the claim, which exactly one of several concurrent transactions wins.
+      const raced = randomUUID();
+      const claims = await Promise.all(Array.from({ length: 8 }, () => t.store.db.transaction().execute((trx) => t.store.webhookDeliveries.claim(trx, raced))));
+      assert.equal(claims.filter(Boolean).length, 1);
     });
 
     test('a delivery older than the state stored is ignored: the platform may deliver out of order', async () => {
