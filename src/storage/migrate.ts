@@ -14,22 +14,76 @@ interface Migration {
   statements: string[];
 }
 
-/** Splits a file on semicolons that end a line, except inside $$-quoted function bodies. */
+/**
+ * Splits a file into statements at top-level semicolons: not inside a string ('…', E'…' with
+ * backslash escapes), a quoted identifier ("…"), a dollar-quoted body ($$…$$ or $tag$…$tag$) or a
+ * comment. Comments outside those are dropped.
+ */
 export function splitStatements(text: string): string[] {
   const statements: string[] = [];
-  let current: string[] = [];
-  let inBody = false;
-  for (const line of text.split('\n')) {
-    if (/^\s*--/.test(line)) continue;
-    current.push(line);
-    if ((line.split('$$').length - 1) % 2 === 1) inBody = !inBody;
-    if (!inBody && /;\s*$/.test(line)) {
-      statements.push(current.join('\n').replace(/;\s*$/, '').trim());
-      current = [];
+  let current = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const end = quotedEnd(text, i);
+    if (end !== undefined) {
+      current += text.slice(i, end);
+      i = end;
+    } else if (text.startsWith('--', i)) {
+      const newline = text.indexOf('\n', i);
+      i = newline === -1 ? text.length : newline;
+    } else if (text.startsWith('/*', i)) {
+      i = blockCommentEnd(text, i);
+    } else if (c === ';') {
+      statements.push(current.trim());
+      current = '';
+      i++;
+    } else {
+      current += c;
+      i++;
     }
   }
-  statements.push(current.join('\n').trim());
+  statements.push(current.trim());
   return statements.filter((statement) => statement.length > 0);
+}
+
+/** Where a string, quoted identifier or dollar-quoted body starting at `at` ends (past its close), if one starts there. */
+function quotedEnd(text: string, at: number): number | undefined {
+  const c = text[at];
+  const escapes = (c === 'E' || c === 'e') && text[at + 1] === "'" && !/[\w$]/.test(text[at - 1] ?? '');
+  if (c === "'" || c === '"' || escapes) {
+    const quote = escapes ? "'" : c;
+    for (let i = escapes ? at + 2 : at + 1; i < text.length; i++) {
+      if (escapes && text[i] === '\\') i++;
+      else if (text[i] === quote) {
+        if (text[i + 1] !== quote) return i + 1;
+        i++; // a doubled quote stands for itself
+      }
+    }
+    throw new Error(`Unterminated ${quote === '"' ? 'quoted identifier' : 'string'} in migration at offset ${at}`);
+  }
+  if (c !== '$' || /[\w$]/.test(text[at - 1] ?? '')) return undefined;
+  const tag = /^\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(at, at + 66))?.[0];
+  if (tag === undefined) return undefined; // $1, or a $ inside a name
+  const close = text.indexOf(tag, at + tag.length);
+  if (close === -1) throw new Error(`Unterminated ${tag} body in migration at offset ${at}`);
+  return close + tag.length;
+}
+
+/** Past the end of the block comment starting at `at`; PostgreSQL's nest. */
+function blockCommentEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < text.length - 1; i++) {
+    if (text.startsWith('/*', i)) {
+      depth++;
+      i++;
+    } else if (text.startsWith('*/', i)) {
+      depth--;
+      i++;
+      if (depth === 0) return i + 1;
+    }
+  }
+  throw new Error(`Unterminated comment in migration at offset ${at}`);
 }
 
 export async function loadMigrations(): Promise<Migration[]> {

@@ -1,5 +1,5 @@
-// Migration files are split into statements at semicolons that end a line, but never inside a
-// $$-quoted function body, whose own statements end lines too.
+// Migration files are split into statements at top-level semicolons, never inside a string, a
+// quoted identifier, a dollar-quoted body or a comment.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadMigrations, splitStatements } from '../../src/storage/migrate.ts';
@@ -22,6 +22,28 @@ test('a function body stays one statement; comments and blank statements are dro
     'CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN\n  PERFORM 1;\n  RETURN 2;\nEND\n$$',
     'CREATE INDEX a_x ON a (x)',
   ]);
+});
+
+test('semicolons inside strings, identifiers, tagged bodies and comments do not split', () => {
+  const text = [
+    "INSERT INTO t VALUES ('a;b', 'it''s; here', E'\\'; still', $$x;$$); -- trailing; comment",
+    'CREATE TABLE "odd;name" (x int); /* a /* nested; */ comment; */ SELECT 1;',
+    'CREATE FUNCTION g() RETURNS text LANGUAGE plpgsql AS $body$',
+    'BEGIN',
+    "  RETURN $$;$$ || ';';",
+    'END',
+    '$body$;',
+    'SELECT $1::int, a$b FROM t',
+  ].join('\n');
+  assert.deepEqual(splitStatements(text), [
+    "INSERT INTO t VALUES ('a;b', 'it''s; here', E'\\'; still', $$x;$$)",
+    'CREATE TABLE "odd;name" (x int)',
+    'SELECT 1',
+    "CREATE FUNCTION g() RETURNS text LANGUAGE plpgsql AS $body$\nBEGIN\n  RETURN $$;$$ || ';';\nEND\n$body$",
+    'SELECT $1::int, a$b FROM t',
+  ]);
+  assert.throws(() => splitStatements("SELECT 'open;"), /Unterminated string/);
+  assert.throws(() => splitStatements('SELECT $x$ open;'), /Unterminated \$x\$ body/);
 });
 
 test('every migration file splits into statements that end outside any function body', async () => {
