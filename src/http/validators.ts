@@ -139,10 +139,12 @@ export function compileParameterValidator(schema: unknown): ValidateFunction {
   return checked;
 }
 
-/** The top-level properties of an object schema declared integer or number. */
+/** The top-level properties of an object schema declared integer or number (int64 reads digits only already). */
 function numericProperties(schema: unknown): [string, 'integer' | 'number'][] {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  return Object.entries(properties).flatMap(([name, node]) => (node.type === 'integer' || node.type === 'number' ? [[name, node.type] as [string, 'integer' | 'number']] : []));
+  const properties = (schema as { properties?: Record<string, { type?: unknown; format?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, node]) =>
+    (node.type === 'integer' || node.type === 'number') && node.format !== 'int64' ? [[name, node.type] as [string, 'integer' | 'number']] : [],
+  );
 }
 
 const ISSUE_TYPES: Record<string, string> = {

@@ -163,7 +163,9 @@ class Parser {
       return cached;
     }
     const key = this.string();
-    if (this.pos === quote + 1) keyCache[slot] = key;
+    // Only a name read as written: an escape makes the value shorter than its text, and a cached
+    // value is matched against the text.
+    if (this.pos === quote + 1 && key.length === length) keyCache[slot] = key;
     return key;
   }
 

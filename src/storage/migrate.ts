@@ -34,6 +34,7 @@ export function splitStatements(text: string): string[] {
       i = newline === -1 ? text.length : newline;
     } else if (text.startsWith('/*', i)) {
       i = blockCommentEnd(text, i);
+      current += ' '; // a comment separates tokens
     } else if (c === ';') {
       statements.push(current.trim());
       current = '';

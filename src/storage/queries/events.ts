@@ -48,8 +48,9 @@ export class EventQueries {
         SELECT ${repositoryId}, received_at, type, outcome, trigger, pull_request, base_ref, batch_pull_request, batch_id, idempotency_key, metadata
         FROM input
         WHERE idempotency_key IS NULL OR idempotency_key NOT IN (SELECT idempotency_key FROM known)
-        -- Ids are drawn in this order (PostgreSQL evaluates nextval after the sort), so the new
-        -- ids, sorted, follow the input. A key repeated in the batch is written once, first.
+        -- Ids are drawn in this order (the id default is evaluated by the INSERT above this sorted
+        -- subquery), so the new ids, sorted, follow the input. A key repeated in the batch is
+        -- written once, first.
         ORDER BY ord
         ON CONFLICT (repository_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
         RETURNING id, idempotency_key
@@ -68,6 +69,8 @@ export class EventQueries {
       if (storedKeys.delete(e.idempotencyKey)) known.set(e.idempotencyKey, newIds[next++]!);
       return known.get(e.idempotencyKey);
     });
+    // Loudly, should a future planner ever write rows the walk above does not expect.
+    if (next !== newIds.length) throw new Error(`insertBatch: ${newIds.length} rows written, ${next} matched to the input`);
     // A key another request stored after this statement's snapshot was skipped: it gets that request's id.
     const raced = [...new Set(events.filter((e, i) => ids[i] === undefined).map((e) => e.idempotencyKey!))];
     if (raced.length === 0) return ids as bigint[];
