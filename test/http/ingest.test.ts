@@ -2,7 +2,7 @@
 // with a precise 422 and nothing written, idempotent retries, ids growing in write order.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVENT_TYPES, deriveOutcome } from '../../src/domain/events/index.ts';
+import { EVENT_TYPES, deriveOutcome, validateIngestEvents } from '../../src/domain/events/index.ts';
 import { backends } from '../support/backends.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { exampleEvent, generateEvents } from '../fixtures/event-fixtures.ts';
@@ -146,6 +146,32 @@ for (const backend of await backends()) {
       assert.ok(responses.every((r) => r.status === 201), responses.map((r) => r.text).join('\n'));
       assert.equal(new Set(responses.map((r) => r.json.ids[0])).size, 1);
       assert.equal(await count(), 13);
+    });
+
+    test('a key stored by a transaction still open is waited for; its id and the batch\'s own line up', { skip: backend === 'pglite' && 'PGlite runs one transaction at a time' }, async () => {
+      const repositoryId = (await t.store.repositories.find('acme', 'widgets'))!.id;
+      const keyed = { ...exampleEvent('action.merge'), idempotency_key: 'held' };
+      let settled = false;
+      let batch: Promise<{ status: number; json: { ids: number[] } }> | undefined;
+      const heldIds = await t.store.db.transaction().execute(async (trx) => {
+        // Another writer has stored the key but not committed: the batch sees nothing yet.
+        const validation = validateIngestEvents([{ ...keyed }], new Date());
+        assert.ok(validation.ok);
+        const ids = await t.store.events.insertBatch(repositoryId, validation.events, trx);
+        batch = t.request('POST', LOGS, { body: { events: [exampleEvent('action.label'), keyed, exampleEvent('action.close'), keyed] } }).finally(() => (settled = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(settled, false, 'the batch did not wait for the key');
+        return ids;
+      });
+      const response = await batch!;
+      assert.equal(response.status, 201);
+      const [label, first, close, again] = response.json.ids;
+      assert.equal(BigInt(first!), heldIds[0], 'the key gets the id of the writer that stored it');
+      assert.equal(again, first);
+      assert.ok(close! > label! && label! > first!, 'the batch\'s own events take new ids, in input order');
+      const types = await t.store.db.selectFrom('events').select(['id', 'type']).orderBy('id').execute();
+      assert.deepEqual(types.map((r) => r.type), ['action.merge', 'action.label', 'action.close']);
+      assert.deepEqual(types.map((r) => Number(r.id)), [first, label, close]);
     });
 
     test('idempotency keys belong to their repository', async () => {
