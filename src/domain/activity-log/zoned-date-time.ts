@@ -1,7 +1,7 @@
 // Reads a window bound: an RFC 3339 date-time that must carry its timezone, since a bound without
 // one would mean a different instant on every server. Says what is wrong in words a person can
 // act on, including the classic URL slip: an unencoded `+` in a query string arrives as a space.
-import { parseDateTime } from '../events/received-at.ts';
+import { parseDateTime } from '../date-time.ts';
 
 const ZONED = /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[Zz]|[+-](\d\d)(?::?(\d\d))?)$/;
 const UNZONED = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?$/;

@@ -10,7 +10,7 @@ import { hoistRecursiveSchemas } from './hoist-recursive-schemas.ts';
 import { INGEST_MAX_EVENTS, IngestEvent, RECEIVED_AT_MAX_LEAD_MS, type ValidIngestEvent } from './ingest-event.ts';
 import { eventIssues, receivedAtInFutureIssue, unknownTypeIssue } from './ingest-issues.ts';
 import { metadataSchemas } from './metadata-schemas.ts';
-import { parseDateTime } from './received-at.ts';
+import { parseDateTime } from '../date-time.ts';
 
 export type IngestValidation = { ok: true; events: ValidIngestEvent[] } | { ok: false; issues: ValidationIssue[] };
 

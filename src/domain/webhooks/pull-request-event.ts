@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { validationError } from '../../errors.ts';
 import { Owner, RepositoryName, Sha } from '../identifiers.ts';
 import { Int64 } from '../int64.ts';
-import { parseDateTime } from '../events/received-at.ts';
+import { parseDateTime } from '../date-time.ts';
 import { DateTime, Nullable, StringEnum } from '../schema-primitives.ts';
 import { IGNORED, type HostingEvent, type PullRequestChange } from './hosting-event.ts';
 import { actionOf, payloadCheck } from './payload-validation.ts';
