@@ -87,6 +87,21 @@ for (const backend of await backends()) {
       }
     });
 
+    test('a caller without rights to the path is refused before its body is read', async () => {
+      // Not JSON, or not the body the endpoint takes: with rights these are 400 and 422.
+      for (const body of ['{"products": [', JSON.stringify({ products: 'all', extra: true })]) {
+        for (const token of [otherOwnerAdmin, 'hosting-token-reader', 'hosting-token-stranger']) {
+          const response = await t.request('PUT', '/v1/products/acme/widgets', { token, rawBody: body, headers: { 'content-type': 'application/json' } });
+          assert.equal(response.status, 403, `${token}: ${response.text}`);
+        }
+        assert.notEqual((await t.request('PUT', '/v1/products/acme/widgets', { token: tokens.admin, rawBody: body, headers: { 'content-type': 'application/json' } })).status, 403);
+      }
+      // A path whose owner is not a valid name is still a 422 naming it, whoever asks.
+      const invalid = await t.request('PUT', '/v1/products/ac_me/widgets', { token: otherOwnerAdmin, body: { products: [] } });
+      assert.equal(invalid.status, 422);
+      assert.deepEqual(invalid.json.detail.map((d: { loc: string[] }) => d.loc.join('.')), ['path.owner']);
+    });
+
     test('owner names match without regard to case', async () => {
       const response = await t.request('GET', '/v1/repos/AcMe/widgets/logs', { token: tokens.admin });
       assert.notEqual(response.status, 403);

@@ -1,8 +1,13 @@
 // Route guards: which credentials an endpoint accepts and what rights they need (DESIGN.md §3).
 // Identification runs on request, before validation, so a caller without a credential learns
-// nothing about the input; rights run after validation, against the validated path.
+// nothing about the input. Rights run before the body is parsed, so a caller without them cannot
+// make the service parse a body up to its limit; but when the owner or repository in the path is
+// not a valid name, the 422 naming it comes first and rights run after validation.
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Owner, RepositoryName } from '../../domain/identifiers.ts';
 import { ApiError } from '../../errors.ts';
+import { compileParameterValidator } from '../validators.ts';
 import { bearerToken, identify, type CredentialDeps, type CredentialKind, type Principal } from './principal.ts';
 
 export type Rights = 'service' | 'ci' | 'scope_read' | 'repo_read' | 'repo_admin' | 'owner_admin';
@@ -50,15 +55,27 @@ async function allows(deps: CredentialDeps, principal: Principal, rights: Rights
   }
 }
 
+/** The names rights are judged on, as the route schemas accept them (other path values are not read). */
+const namesValid = compileParameterValidator(Type.Object({ owner: Type.Optional(Owner), repository: Type.Optional(RepositoryName) }));
+
+const rightsChecked = new WeakSet<FastifyRequest>();
+
 export function guard(deps: CredentialDeps, rights: Rights) {
+  const checkRights = async (request: FastifyRequest) => {
+    const principal = request.principal;
+    if (!principal) throw new ApiError('missing_credential');
+    if (!(await allows(deps, principal, rights, request.params as OwnerPath))) throw new ApiError('insufficient_rights');
+    rightsChecked.add(request);
+  };
   return {
     onRequest: async (request: FastifyRequest, _reply: FastifyReply) => {
       request.principal = await identify(bearerToken(request.headers.authorization), deps, ACCEPTS[rights]);
     },
+    preParsing: async (request: FastifyRequest, _reply: FastifyReply) => {
+      if (namesValid(request.params)) await checkRights(request);
+    },
     preHandler: async (request: FastifyRequest, _reply: FastifyReply) => {
-      const principal = request.principal;
-      if (!principal) throw new ApiError('missing_credential');
-      if (!(await allows(deps, principal, rights, request.params as OwnerPath))) throw new ApiError('insufficient_rights');
+      if (!rightsChecked.has(request)) await checkRights(request);
     },
   };
 }
