@@ -35,8 +35,11 @@ test('pull_request actions give the state after the action; the head is lower-ca
       state: 'open',
       headSha: head.toLowerCase(),
       baseRef: 'release',
+      updatedAt: undefined,
     });
   }
+  const dated = parseHostingEvent('pull_request', pullRequestPayload({ ...base, updatedAt: '2026-11-21T10:01:02+01:00' }));
+  assert.equal((dated as { updatedAt: Date }).updatedAt.toISOString(), '2026-11-21T09:01:02.000Z');
   const closed = (merged: boolean) => parseHostingEvent('pull_request', pullRequestPayload({ ...base, action: 'closed', merged }));
   assert.equal((closed(false) as { state: string }).state, 'closed');
   assert.equal((closed(true) as { state: string }).state, 'merged');
