@@ -4,7 +4,7 @@
 // timezone required (test/unit/date-time.test.ts compares them); `parseDateTime` reads one.
 
 /** The fields of the last text scanned; reused, so scanning allocates nothing. */
-const fields = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, millisecond: 0, offsetSign: 0, offsetHour: 0, offsetMinute: 0 };
+const fields = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, millisecond: 0, fractionEnd: 0, offsetSign: 0, offsetHour: 0, offsetMinute: 0 };
 
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -17,7 +17,10 @@ const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 /** A date-time with its timezone, every field in range (a leap second only at 23:59:60 UTC). */
 export function isDateTime(text: string): boolean {
   if (!scan(text)) return false;
-  const { year, month, day, hour, minute, second, offsetSign, offsetHour, offsetMinute } = fields;
+  const { year, month, day, hour, minute, offsetSign, offsetHour, offsetMinute } = fields;
+  // ajv-formats compares the seconds as a number, fraction included, and a long enough fraction
+  // rounds 59.999… to 60 (and 60.999… to 61): read it the same way where that can matter.
+  const second = (fields.second === 59 || fields.second === 60) && fields.fractionEnd > 20 ? Number(text.slice(17, fields.fractionEnd)) : fields.second;
   if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month]!)) return false;
   if (offsetHour > 23 || offsetMinute > 59) return false;
   if (hour <= 23 && minute <= 59 && second < 60) return true;
@@ -68,12 +71,14 @@ function scan(text: string): boolean {
   if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
   let i = 19;
   f.millisecond = 0;
+  f.fractionEnd = 19;
   if (text.charCodeAt(i) === 46) {
     const start = ++i;
     while (isDigit(text.charCodeAt(i))) i++;
     if (i === start) return false;
     // Milliseconds: the first three digits of the fraction, padded; the rest is truncated.
     for (let k = 0; k < 3; k++) f.millisecond = f.millisecond * 10 + (start + k < i ? text.charCodeAt(start + k) - 48 : 0);
+    f.fractionEnd = i;
   }
   const zone = text.charCodeAt(i);
   f.offsetSign = 0;

@@ -4,7 +4,8 @@ import type { HostingEvent, PullRequestChange, RepositoryName } from '../domain/
 import type { Store } from '../storage/store.ts';
 import { registerRepository } from './register-repository.ts';
 
-export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
+/** `stale`: a pull_request delivery older than the state already recorded (it changed nothing). */
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'stale';
 
 export async function applyHostingEvent(store: Store, deliveryId: string, event: HostingEvent): Promise<WebhookOutcome> {
   switch (event.kind) {
@@ -36,7 +37,6 @@ async function recordPullRequest(store: Store, deliveryId: string, change: PullR
   return store.db.transaction().execute(async (trx) => {
     if (!(await store.webhookDeliveries.claim(trx, deliveryId))) return 'duplicate';
     const pull = { number: change.number, state: change.state, headSha: change.headSha, baseRef: change.baseRef };
-    await store.pullRequests.upsert(trx, repository.id, pull, change.updatedAt);
-    return 'applied';
+    return (await store.pullRequests.upsert(trx, repository.id, pull, change.updatedAt)) ? 'applied' : 'stale';
   });
 }

@@ -110,6 +110,11 @@ for (const backend of await backends()) {
       assert.equal((await sendPullRequest(t, pull(30, sha('e5'), { updatedAt: at(2) }))).status, 204);
       assert.equal((await state()).head_sha, sha('e4'), 'the latest instant seen is kept across a delivery without one');
       assert.equal((await sendPullRequest(t, pull(30, sha('e6'), { updatedAt: 'yesterday' }))).status, 422);
+      // What the service logs as the delivery's outcome: stale (false) or applied (true).
+      const repositoryId = (await t.store.repositories.find('acme', 'widgets'))!.id;
+      const record = (minute: number) => t.store.pullRequests.upsert(t.store.db, repositoryId, { number: 30n, state: 'open', headSha: sha('e4'), baseRef: 'main' }, new Date(at(minute)));
+      assert.equal(await record(2), false);
+      assert.equal(await record(4), true);
     });
 
     test('a pull_request for an unregistered repository registers it, then records the pull request', async () => {

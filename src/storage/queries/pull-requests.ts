@@ -41,12 +41,12 @@ export class PullRequestQueries {
    * orders head moves against scope reports; an unchanged head keeps its number. Runs under the
    * pull request's lock, in `db`'s transaction or in one of its own. `platformUpdatedAt` (a
    * webhook's pull_request.updated_at) older than the one stored means the platform already
-   * reported a later state: the call changes nothing.
+   * reported a later state: the call changes nothing and answers false.
    */
-  async upsert(db: Db, repositoryId: string, pull: PullRequest, platformUpdatedAt?: Date): Promise<void> {
+  async upsert(db: Db, repositoryId: string, pull: PullRequest, platformUpdatedAt?: Date): Promise<boolean> {
     if (!db.isTransaction) return db.transaction().execute((trx) => this.upsert(trx, repositoryId, pull, platformUpdatedAt));
     await this.lock(db as Transaction<Database>, repositoryId, pull.number);
-    await db
+    const result = await db
       .insertInto('pull_requests')
       .values({
         repository_id: repositoryId,
@@ -71,6 +71,7 @@ export class PullRequestQueries {
           // Unknown on either side (NULL) is not older.
           .where(sql<boolean>`(excluded.platform_updated_at < pull_requests.platform_updated_at) IS NOT TRUE`),
       )
-      .execute();
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 }
