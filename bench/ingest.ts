@@ -1,6 +1,7 @@
 // Ingestion throughput: events per second through HTTP (POST /v1/repos/{o}/{r}/logs, batches of
-// 100 and 1000) beside the floor of inserting the same rows with one multi-row INSERT per batch
-// straight through the store, in the same process and run. Target: HTTP ≥ half the floor.
+// 100 and 1000, sent with node:http keep-alive) beside the floor of writing the same rows with the
+// store's own batch write (one multi-row statement per batch), in the same process and run.
+// Target: HTTP ≥ half the floor.
 //
 //   npx tsx bench/ingest.ts [--backend pglite|postgres|both] [--events 20000] [--rounds 3]
 //                           [--concurrency 4] [--json results.json]
