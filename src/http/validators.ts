@@ -4,7 +4,7 @@
 import { _, Ajv, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isDateTime } from '../domain/date-time.ts';
-import { INT64_MAX } from '../domain/int64.ts';
+import { INT64_MAX, parseUint64 } from '../domain/int64.ts';
 
 // ajv-formats ships CommonJS; its default export arrives nested under tsx.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -25,11 +25,7 @@ function toInt64(data: unknown): bigint | undefined {
 }
 
 function toInt64FromText(data: unknown): bigint | undefined {
-  if (typeof data === 'string' && /^[0-9]{1,64}$/.test(data)) {
-    const value = BigInt(data);
-    return value <= INT64_MAX ? value : undefined;
-  }
-  return toInt64(data);
+  return typeof data === 'string' ? parseUint64(data) : toInt64(data);
 }
 
 // Found by the fuzzer (test/fuzz): PostgreSQL text cannot hold U+0000 (the insert failed, a 500),
