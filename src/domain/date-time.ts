@@ -11,8 +11,8 @@ const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 // Found by the fuzzer (test/fuzz): 0000-01-01T00:00:00+01:00 is an instant of year -1, which was
 // stored and then read back as "-000001-12-31T23:00:00.000Z", not a date-time. Only instants
 // that UTC writes with a four-digit year are accepted.
-const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
-const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+export const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
+export const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A date-time with its timezone, every field in range (a leap second only at 23:59:60 UTC). */
 export function isDateTime(text: string): boolean {

@@ -24,3 +24,8 @@ export function Int64(options: { description?: string } = {}): TUnsafe<bigint> {
     ...options,
   });
 }
+
+/** Orders non-negative integers written in decimal without leading zeros (ids, pull request numbers) without parsing them. */
+export function compareDecimal(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -26,16 +26,8 @@ export interface AggregateResult {
   by_batch_pull_request: FacetCount[];
 }
 
-const FACET_SOURCES: Record<FacetName, { grouping: Grouping; count: (row: GroupCount) => number }> = {
-  by_event_type: { grouping: 'type', count: (row) => row.all },
-  by_outcome: { grouping: 'outcome', count: (row) => row.all },
-  by_trigger: { grouping: 'trigger', count: (row) => row.notTrigger },
-  by_pull_request: { grouping: 'pull_request', count: (row) => row.notPull },
-  by_batch_pull_request: { grouping: 'batch_pull_request', count: (row) => row.notBatch },
-};
-
 function facet(name: FacetName, rows: readonly GroupCount[]): FacetCount[] {
-  const source = FACET_SOURCES[name];
+  const source = FACETS[name];
   return rankFacet(name, rows.filter((row) => row.grouping === source.grouping).map((row) => ({ value: row.value, count: source.count(row) })));
 }
 

@@ -2,6 +2,7 @@
 // the window spans at most 200 steps; buckets are aligned on the Unix epoch (start included, end
 // excluded) and run from the bucket holding received_from to the one holding the last instant
 // before received_to, zero-filled, so their counts add up to the total.
+import { EARLIEST, LATEST } from '../date-time.ts';
 import type { TimeWindow } from './time-window.ts';
 
 export const INTERVAL_LADDER_SECONDS = [15, 30, 120, 600, 1200, 3600, 14400, 28800, 86400] as const;
@@ -27,9 +28,7 @@ export function bucketIndex(instantMs: number, stepSeconds: number): number {
 
 // Bucket edges are written as RFC 3339 date-times, which have four-digit years: the first and
 // last bucket of a window at the ends of that range are cut to it (found by test/fuzz).
-const EARLIEST_MS = Date.parse('0000-01-01T00:00:00.000Z');
-const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
-const edge = (ms: number) => new Date(Math.min(LATEST_MS, Math.max(EARLIEST_MS, ms))).toISOString();
+const edge = (ms: number) => new Date(Math.min(LATEST, Math.max(EARLIEST, ms))).toISOString();
 
 /** Every bucket of the window, with the counts found (by bucket index) and zero elsewhere. */
 export function zeroFilledHistogram(window: TimeWindow, stepSeconds: number, counts: ReadonlyMap<number, number>): HistogramBucket[] {

@@ -10,7 +10,7 @@ import type { ActivityLogFilters } from '../../domain/activity-log/index.ts';
 import type { GroupCount, Grouping } from '../../domain/activity-log/aggregate-result.ts';
 import { FACET_LIMIT } from '../../domain/activity-log/facets.ts';
 import type { Database } from '../database.ts';
-import { matchEvents, type EventScope } from './event-filters.ts';
+import { filterConditions, matchEvents, type EventScope } from './event-filters.ts';
 import { ConcurrencyLimit } from '../concurrency-limit.ts';
 
 
@@ -25,6 +25,11 @@ const PULL_SLOT_SECONDS = 3600;
  */
 function countsServe(filters: ActivityLogFilters, stepSeconds: number): boolean {
   return Object.values(filters).every((filter) => filter === undefined) && stepSeconds % COUNT_SLOT_SECONDS === 0;
+}
+
+/** The histogram bucket of an event: its slot of the step's width (migration 0005's event_slot, as the counts use), as an index. */
+function bucketOf(stepSeconds: number) {
+  return sql<number>`event_slot(received_at, ${stepSeconds}) / ${stepSeconds}`;
 }
 
 interface RawRow {
@@ -102,7 +107,7 @@ export class EventAggregateQueries {
       FROM (
         SELECT floor(slot_start::double precision / ${stepSeconds}) AS bucket, type, outcome, trigger, n FROM event_counts
          WHERE repository_id = ${repositoryId} AND slot_start >= ${counts.first} AND slot_start < ${counts.end}
-        UNION ALL ${counts.edges(sql`floor(date_part('epoch', date_trunc('second', received_at)) / ${stepSeconds}) AS bucket, type, outcome, trigger, 1 AS n`)}) AS found
+        UNION ALL ${counts.edges(sql`${bucketOf(stepSeconds)} AS bucket, type, outcome, trigger, 1 AS n`)}) AS found
       GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger))
       UNION ALL (${numbers('pull_request')})
       UNION ALL (${numbers('batch_pull_request')})`;
@@ -111,8 +116,8 @@ export class EventAggregateQueries {
   /** The statement alone (for EXPLAIN in benchmarks). */
   query(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number) {
     const { trigger, pullRequest, batchPull, ...always } = filters;
-    // Whether a row passes one pair (true when the pair is not given).
-    const passes = (eb: Parameters<typeof matchEvents>[0], only: ActivityLogFilters | undefined) => sql<boolean>`${only ? matchEvents(eb, scope, only) : sql`true`}`;
+    // Whether a row (already in the scope) passes one pair (true when the pair is not given).
+    const passes = (eb: Parameters<typeof matchEvents>[0], only: ActivityLogFilters | undefined) => sql<boolean>`${only ? eb.and(filterConditions(eb, scope, only)) : sql`true`}`;
     const base = this.db
       .selectFrom('events')
       .where((eb) => matchEvents(eb, scope, always))
@@ -122,7 +127,7 @@ export class EventAggregateQueries {
         'trigger',
         'pull_request',
         'batch_pull_request',
-        sql<number>`floor(date_part('epoch', date_trunc('second', received_at)) / ${stepSeconds})`.as('bucket'),
+        bucketOf(stepSeconds).as('bucket'),
         passes(eb, trigger && { trigger }).as('t'),
         passes(eb, pullRequest && { pullRequest }).as('p'),
         passes(eb, batchPull && { batchPull }).as('b'),

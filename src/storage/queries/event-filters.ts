@@ -24,13 +24,19 @@ export function matchEvents(eb: Events, scope: EventScope, filters: ActivityLogF
     eb('received_at', '<', scope.window.to),
   ];
   if (scope.maxId !== undefined) conditions.push(eb('id', '<=', scope.maxId.toString()));
+  return eb.and([...conditions, ...filterConditions(eb, scope, filters)]);
+}
+
+/** The filter set alone, for rows already known to be in the scope (its batch lookups still use it). */
+export function filterConditions(eb: Events, scope: EventScope, filters: ActivityLogFilters): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
   if (filters.baseRef !== undefined) conditions.push(eb('base_ref', '=', filters.baseRef));
   if (filters.eventType) conditions.push(textFilter(eb, 'type', filters.eventType));
   if (filters.outcome) conditions.push(textFilter(eb, 'outcome', filters.outcome));
   if (filters.trigger) conditions.push(textFilter(eb, 'trigger', filters.trigger));
   if (filters.pullRequest) conditions.push(pullRequestFilter(eb, filters.pullRequest));
   if (filters.batchPull) conditions.push(batchPullFilter(eb, scope, filters.batchPull));
-  return eb.and(conditions);
+  return conditions;
 }
 
 function textFilter(eb: Events, column: TextColumn, filter: ValueFilter<string>): Expression<SqlBool> {

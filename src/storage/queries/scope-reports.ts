@@ -7,9 +7,7 @@ import type { ScopeReport } from '../../domain/scopes/scope-report.ts';
 import type { PullScopeInputs, StoredScopeReport } from '../../domain/scopes/effective-scopes.ts';
 import type { PullRequestState } from './pull-requests.ts';
 import { WriteBatcher } from '../write-batcher.ts';
-
-/** Orders bigint ids held as decimal strings. */
-const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+import { compareDecimal } from '../../domain/int64.ts';
 
 interface ReportColumns {
   scopes: string[];
@@ -79,7 +77,7 @@ export class ScopeReportQueries {
    * arrival order is commit order.
    */
   private async putCommits(reports: CommitReport[]): Promise<void> {
-    const rows = [...reports].sort((a, b) => compareIds(a.repositoryId, b.repositoryId) || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0));
+    const rows = [...reports].sort((a, b) => compareDecimal(a.repositoryId, b.repositoryId) || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0));
     await this.db
       .insertInto('commit_scope_reports')
       .values(rows.map(({ repositoryId, sha, report }) => ({ repository_id: repositoryId, sha, scopes: report.scopes, all_scopes: report.allScopes, seq: sql`nextval('arrival_seq')`, reported_at: sql`clock_timestamp()` })))
