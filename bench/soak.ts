@@ -68,7 +68,7 @@ async function send(t: Traffic, kind: string, method: string, path: string, opti
     const text = await response.text();
     const key = `${kind} ${response.status}`;
     t.statuses.set(key, (t.statuses.get(key) ?? 0) + 1);
-    if (response.status >= 500 && response.status !== 501) t.failures++;
+    if (response.status >= 500) t.failures++;
     return { status: response.status, text, headers: response.headers };
   } catch (error) {
     t.failures++;

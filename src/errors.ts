@@ -21,7 +21,6 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, detail: 'The request body is larger than this endpoint accepts.' },
   unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },
   validation_failed: { status: 422, detail: 'The request is invalid.' },
-  not_implemented: { status: 501, detail: 'This endpoint is not implemented yet.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
   hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },
   internal_error: { status: 500, detail: 'Internal error; it has been logged.' },

@@ -17,7 +17,7 @@ after(() => hosting.stop());
 
 test('an answer is reused for 60 s per token, then asked again', async () => {
   let now = 1_000_000;
-  const api = new HostingApi(hosting.url, 60_000, () => now);
+  const api = new HostingApi(hosting.url, undefined, () => now); // the default TTL, DESIGN §3's 60 s
   const asked = () => hosting.requests.filter((url) => url === '/user').length;
   const before = asked();
   assert.deepEqual(await api.user('token-eve'), { login: 'eve', id: 5 });
