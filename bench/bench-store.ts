@@ -4,6 +4,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { HostingApi } from '../src/hosting/hosting-api.ts';
 import { openStore, type Backend, type Store } from '../src/storage/store.ts';
 import { privateSchemaUrl, TEST_DATABASE_URL } from '../test/support/backends.ts';
 import type { StorageEnv } from '../test/support/switchyard-process.ts';
@@ -39,4 +42,14 @@ export async function openBenchStore(backend: Backend, databaseUrl?: string): Pr
     throw error;
   });
   return { store, dispose: async () => (await store.close(), await storage.remove()) };
+}
+
+/** The service token of the in-process benchmark servers. */
+export const BENCH_TOKEN = 'bench-service-token-0123456789';
+
+/** Switchyard in this process on `store`, listening on a free loopback port (no hosting platform). */
+export async function startBenchApp(store: Store): Promise<{ app: FastifyInstance; baseUrl: string }> {
+  const app = await buildApp({ config: { serviceToken: BENCH_TOKEN, webhookSecret: undefined, publicUrl: undefined, logLevel: 'silent' }, store, hosting: new HostingApi('http://127.0.0.1:9') });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, baseUrl: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }

@@ -7,12 +7,10 @@
 //                           [--concurrency 4] [--json results.json]
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/app.ts';
-import { validateIngestEvents } from '../src/domain/events/index.ts';
-import { HostingApi } from '../src/hosting/hosting-api.ts';
+import { validateIngestEvents, type IngestEventInput } from '../src/domain/events/index.ts';
 import { parseJson, stringifyJson } from '../src/json/exact-json.ts';
 import type { Backend } from '../src/storage/store.ts';
-import { openBenchStore } from './bench-store.ts';
+import { BENCH_TOKEN as TOKEN, openBenchStore, startBenchApp } from './bench-store.ts';
 import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { httpRequest } from './latency.ts';
 import { generateEvents } from '../test/fixtures/event-fixtures.ts';
@@ -29,7 +27,6 @@ const { values: args } = parseArgs({
 const TOTAL = Number(args.events);
 const ROUNDS = Number(args.rounds);
 const CONCURRENCY = Number(args.concurrency);
-const TOKEN = 'bench-service-token-0123456789';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -41,6 +38,11 @@ async function inParallel<T>(items: T[], limit: number, run: (item: T) => Promis
   await Promise.all(Array.from({ length: limit }, async () => {
     while (next < items.length) await run(items[next++]!);
   }));
+}
+
+/** The events, each idempotency key made unique to `tag`. */
+function withFreshKeys(events: IngestEventInput[], tag: string): IngestEventInput[] {
+  return events.map((event) => (event.idempotency_key === undefined ? event : { ...event, idempotency_key: `${event.idempotency_key}/${tag}` }));
 }
 
 function batches<T>(items: T[], size: number): T[][] {
@@ -63,9 +65,7 @@ const results: BenchResult[] = [];
 
 async function benchBackend(backend: Backend): Promise<string[]> {
   const { store, dispose } = await openBenchStore(backend);
-  const app = await buildApp({ config: { serviceToken: TOKEN, webhookSecret: undefined, publicUrl: undefined, logLevel: 'silent' }, store, hosting: new HostingApi('http://127.0.0.1:9') });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (app.server.address() as { port: number }).port;
+  const { app, baseUrl } = await startBenchApp(store);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const rows: string[] = [];
   try {
@@ -75,21 +75,25 @@ async function benchBackend(backend: Backend): Promise<string[]> {
     const now = new Date();
     const events = generateEvents({ seed: 7, count: TOTAL, start: new Date(now.getTime() - 86_400_000), end: now });
     for (const size of [100, 1000]) {
-      const groups = batches(events, size);
-      const bodies = groups.map((group) => stringifyJson({ events: group }));
+      const groups = batches(events, size).length;
+      // Every round writes every event: a quarter of the fixtures carry an idempotency key, which
+      // a later round (or size) would otherwise only look up, storing nothing.
+      const bodies = Array.from({ length: ROUNDS }, (_, round) => batches(withFreshKeys(events, `${size}-${round}`), size).map((group) => stringifyJson({ events: group })));
       // The floor: rows already validated, one INSERT each, as many in flight as HTTP gets.
       // Parsed from the same bodies as the server parses them, so both write the metadata text
       // as sent and neither pays for serialising it.
-      const prepared = bodies.map((body) => {
-        const checked = validateIngestEvents((parseJson(body, { keepSourceOf: new Set(['metadata']) }) as { events: unknown[] }).events, now);
-        if (!checked.ok) throw new Error('fixture events must be valid');
-        return checked.events;
-      });
-      const floor = await rate(groups.length, size, () => inParallel(prepared, CONCURRENCY, async (batch) => void (await store.events.insertBatch(floorRepo.id, batch))));
-      const encoded = bodies.map((body) => Buffer.from(body));
-      const viaHttp = await rate(groups.length, size, () =>
-        inParallel(encoded, CONCURRENCY, async (body) => {
-          const answer = await httpRequest(`http://127.0.0.1:${port}/v1/repos/bench/http/logs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body, agent });
+      const prepared = bodies.map((round) =>
+        round.map((body) => {
+          const checked = validateIngestEvents((parseJson(body, { keepSourceOf: new Set(['metadata']) }) as { events: unknown[] }).events, now);
+          if (!checked.ok) throw new Error('fixture events must be valid');
+          return checked.events;
+        }),
+      );
+      const floor = await rate(groups, size, (round) => inParallel(prepared[round]!, CONCURRENCY, async (batch) => void (await store.events.insertBatch(floorRepo.id, batch))));
+      const encoded = bodies.map((round) => round.map((body) => Buffer.from(body)));
+      const viaHttp = await rate(groups, size, (round) =>
+        inParallel(encoded[round]!, CONCURRENCY, async (body) => {
+          const answer = await httpRequest(`${baseUrl}/v1/repos/bench/http/logs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body, agent });
           if (answer.status !== 201) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
         }),
       );

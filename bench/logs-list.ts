@@ -9,11 +9,9 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
-import { HostingApi } from '../src/hosting/hosting-api.ts';
 import type { Backend, Store } from '../src/storage/store.ts';
 import { loadActivityLog } from './activity-log-data.ts';
-import { openBenchStore } from './bench-store.ts';
+import { BENCH_TOKEN as TOKEN, openBenchStore, startBenchApp } from './bench-store.ts';
 import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { closeHttpAgent, httpGet, percentile, timed, type HttpAnswer } from './latency.ts';
 import { buildScenarios, type Scenario } from './logs-list-scenarios.ts';
@@ -32,7 +30,6 @@ const { values: args } = parseArgs({
 const SAMPLES = Number(args.samples);
 const WARMUP = 20;
 const SLOW_SAMPLES = 60;
-const TOKEN = 'bench-service-token-0123456789';
 const HEADERS = { authorization: `Bearer ${TOKEN}` };
 
 interface Percentiles {
@@ -125,12 +122,9 @@ async function run(backend: Backend): Promise<void> {
     const { count } = await store.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
     const busy = await sql<{ n: string }>`SELECT count(*) AS n FROM events WHERE repository_id = ${loaded.repositoryId} AND received_at >= ${new Date(loaded.start)}`.execute(store.db);
     console.log(`\n${backend}: loaded ${count} events (${busy.rows[0]!.n} in the busy repository's last day) in ${((Date.now() - loadStart) / 1000).toFixed(0)} s`);
-    const app = await buildApp({ config: { serviceToken: TOKEN, webhookSecret: undefined, publicUrl: undefined, logLevel: 'silent' }, store, hosting: new HostingApi('http://127.0.0.1:9') });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address() as { port: number };
+    const { app, baseUrl } = await startBenchApp(store);
     const scenarios = await buildScenarios(store, loaded);
     if (args.explain) for (const scenario of scenarios) await explain(store, scenario);
-    const baseUrl = `http://127.0.0.1:${address.port}`;
     const results: Result[] = [];
     const loadBefore = loadavg()[0]!;
     for (const scenario of scenarios) results.push(await measure(store, baseUrl, scenario));
