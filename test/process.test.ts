@@ -3,26 +3,13 @@
 // with one line, and SIGTERM closing cleanly.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './support/switchyard-process.ts';
+import { freePort, spawnSwitchyard } from './support/switchyard-process.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-
-function startSwitchyard(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
+/** As `npm start` starts it: no service token given (one is generated), logs at info. */
+const startSwitchyard = (env: Record<string, string>) => spawnSwitchyard({ LOG_LEVEL: 'info', ...env });
 
 async function waitFor(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -65,7 +52,7 @@ describe('the switchyard process', () => {
       assert.match(run.output(), /"reqId"/, 'logs are JSON lines with a request id');
 
       run.child.kill('SIGTERM');
-      assert.equal(await run.exited, 0);
+      assert.equal((await run.exited).code, 0);
       assert.match(run.output(), /shutting down/);
     } finally {
       run.child.kill('SIGKILL');
@@ -79,7 +66,7 @@ describe('the switchyard process', () => {
     try {
       await waitFor(() => first.output().includes('switchyard ready'), 'first start-up');
       const second = startSwitchyard({ PORT: String(await freePort()), SWITCHYARD_DATA_DIR: dataDir });
-      assert.equal(await second.exited, 1);
+      assert.equal((await second.exited).code, 1);
       assert.match(second.output(), new RegExp(`data directory .* is in use by process ${first.child.pid}`));
       first.child.kill('SIGKILL');
       await first.exited;
@@ -88,7 +75,7 @@ describe('the switchyard process', () => {
         await waitFor(() => third.output().includes('switchyard ready'), 'start-up after a crash');
       } finally {
         third.child.kill('SIGTERM');
-        assert.equal(await third.exited, 0);
+        assert.equal((await third.exited).code, 0);
       }
     } finally {
       first.child.kill('SIGKILL');
@@ -98,7 +85,7 @@ describe('the switchyard process', () => {
   for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['SWITCHYARD_RETENTION_DAYS', '0'], ['LOG_LEVEL', 'loud'], ['SWITCHYARD_SERVICE_TOKEN', 'short']] as const) {
     test(`a bad ${name} stops start-up with one clear line`, async () => {
       const run = startSwitchyard({ [name]: value, SWITCHYARD_DATA_DIR: 'memory://' });
-      assert.equal(await run.exited, 2);
+      assert.equal((await run.exited).code, 2);
       const lines = run.output().trim().split('\n');
       assert.equal(lines.length, 1, run.output());
       assert.match(lines[0]!, new RegExp(`configuration error: ${name}`));

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { parseJson, stringifyJson } from '../../src/json/exact-json.ts';
 import type { JsonSchema, Operation } from './openapi-operations.ts';
-import { accepts } from './schema-check.ts';
+import { accepts, isObject } from './schema-check.ts';
 import { typesOf } from './schema-values.ts';
 import type { FuzzWorld } from './fuzz-world.ts';
 import { OVER_EVERY_LIMIT, badTexts, mutated, type Mutation } from './mutation-kit.ts';
@@ -20,10 +20,6 @@ interface BodyNode {
   value: unknown;
 }
 
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every node of a valid body with the schema it satisfies, following the branch it took. */
 function bodyNodes(world: FuzzWorld, schema: JsonSchema, value: unknown, path: Path = [], out: BodyNode[] = []): BodyNode[] {

@@ -36,7 +36,7 @@ export function dateTimeText(min = EARLIEST, max = LATEST): fc.Arbitrary<string>
   const instant = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: Math.max(min, Date.now() - 86_400_000 * 30), max: Math.min(max, Date.now()) }) }, { weight: 1, arbitrary: fc.integer({ min, max }) });
   return fc
     .tuple(instant, offsets, styles)
-    .map(([at, offset, style]) => formatDateTime(at, offset, { ...style, fraction: style.fraction === undefined ? undefined : style.fraction }))
+    .map(([at, offset, style]) => formatDateTime(at, offset, style))
     .filter((text): text is string => text !== undefined && parsesWithin(text, min, max));
 }
 

@@ -21,7 +21,7 @@ export const OVER_EVERY_LIMIT = 10 * 1024 * 1024 + 1;
 export const JUNK_TEXTS = [
   '', ' ', '-1', '-0', '+1', '1.5', '1e3', '0x10', '1_000', '9223372036854775808', '18446744073709551616', '99999999999999999999999', 'NaN', 'Infinity',
   'abc', 'null', 'true', '[]', '{}', 'é', '💥', 'ａｃｍｅ', 'a b', "a'b", 'a"b', '<script>', 'a/b', 'a\\b', 'a\tb', '\u0000', 'a\u0000b', '\ud800', '\udfff', '\u202e',
-  'a'.repeat(41), 'a'.repeat(101), 'a'.repeat(256), 'a'.repeat(513), 'a'.repeat(4000), 'g'.repeat(40), 'a'.repeat(39), 'a'.repeat(41), '6f0c7b1e-0000-4000-8000-00000000000',
+  'a'.repeat(41), 'a'.repeat(101), 'a'.repeat(256), 'a'.repeat(513), 'a'.repeat(4000), 'g'.repeat(40), 'a'.repeat(39), '6f0c7b1e-0000-4000-8000-00000000000',
   ...INVALID_DATE_TIMES,
 ];
 /** Path segments that are not valid percent-encoded UTF-8, or decode to U+0000. */

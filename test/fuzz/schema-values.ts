@@ -33,7 +33,7 @@ export function typesOf(schema: JsonSchema): string[] {
   return typeof schema.type === 'string' ? [schema.type] : [];
 }
 
-function stringValue(schema: JsonSchema, ctx: ValueContext): fc.Arbitrary<string> {
+function stringValue(schema: JsonSchema): fc.Arbitrary<string> {
   const min = Number(schema.minLength ?? 0);
   const max = Math.min(Number(schema.maxLength ?? 40), Math.max(min, 40));
   if (schema.format === 'date-time') return dateTimeText();
@@ -45,7 +45,6 @@ function stringValue(schema: JsonSchema, ctx: ValueContext): fc.Arbitrary<string
       .map((s) => [...s].slice(0, max).join(''))
       .filter((s) => codePoints(s) >= min && regex.test(s) && !s.includes('\u0000'));
   }
-  void ctx;
   const usual = fc.string({ unit: ONE_CHAR, minLength: min, maxLength: max });
   const limit = Number(schema.maxLength ?? 0);
   // At the limit, in characters beyond the BMP too: the limit counts code points, not UTF-16 units.
@@ -121,7 +120,7 @@ function valueOfType(type: string, schema: JsonSchema, ctx: ValueContext, depth:
     case 'array':
       return arrayValue(schema, ctx, depth);
     case 'string':
-      return stringValue(schema, ctx);
+      return stringValue(schema);
     case 'integer':
       return integerValue(schema);
     case 'number':

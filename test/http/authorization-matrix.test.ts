@@ -25,7 +25,6 @@ interface Row {
   hostingRight?: HostingRight;
   /** The status of this (valid) request when the credential is accepted. */
   success: number;
-  /** Answered instead of `success` while the endpoint is not implemented. */
 }
 
 const SHA = 'c0ffee'.padEnd(40, '0');

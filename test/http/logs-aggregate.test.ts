@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { OUTCOMES, type EventType, type Outcome } from '../../src/domain/events/index.ts';
 import { backends } from '../support/backends.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { eventAt, expectedEvents, searchOf, type ModelEvent, type ModelQuery } from '../support/activity-log-model.ts';
+import { eventAt, expectedEvents, modelWindow, searchOf, type ModelEvent, type ModelQuery } from '../support/activity-log-model.ts';
 import { ingestEvents, walkNext } from '../support/activity-log-client.ts';
 import { generateEvents } from '../fixtures/event-fixtures.ts';
 import { purgeExpiredEvents } from '../../src/services/retention.ts';
@@ -25,8 +25,7 @@ interface Facet {
 /** The aggregate, computed from the model alone. */
 function modelAggregate(all: ModelEvent[], query: ModelQuery, now: number) {
   const matching = expectedEvents(all, REPO, query, now);
-  const to = query.received_to ? Date.parse(query.received_to) : now;
-  const from = query.received_from ? Date.parse(query.received_from) : to - DAY;
+  const { from, to } = modelWindow(query, now);
   const step = LADDER.find((s) => (to - from) / 1000 / s <= 200)!;
   const histogram = [];
   for (let start = Math.floor(from / (step * 1000)) * step * 1000; start < to; start += step * 1000) {

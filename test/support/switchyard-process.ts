@@ -33,32 +33,15 @@ export interface StorageEnv {
   DATABASE_URL?: string;
 }
 
-/** Starts the process on `storage` and resolves once /readyz answers 200. */
-export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 45_000): Promise<SwitchyardProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SWITCHYARD_SERVICE_TOKEN: SERVICE_TOKEN,
-      SWITCHYARD_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      SWITCHYARD_HOSTING_API_URL: 'http://127.0.0.1:9',
-      ...storage,
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** The process as `npm start` runs it, with only PATH inherited and `env` added; not waited for. */
+export function spawnSwitchyard(env: Record<string, string>): Omit<SwitchyardProcess, 'baseUrl'> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const run: SwitchyardProcess = {
+  return {
     child,
-    baseUrl,
     output: () => output,
     exited,
     kill: async () => {
@@ -70,16 +53,34 @@ export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<stri
       return (await exited).code;
     },
   };
+}
+
+/** Starts the process on `storage` and resolves once /readyz answers 200. */
+export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 45_000): Promise<SwitchyardProcess> {
+  const port = await freePort();
+  const spawned = spawnSwitchyard({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SWITCHYARD_SERVICE_TOKEN: SERVICE_TOKEN,
+    SWITCHYARD_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SWITCHYARD_HOSTING_API_URL: 'http://127.0.0.1:9',
+    ...storage,
+    ...extraEnv,
+  });
+  const { child, output, exited } = spawned;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const run: SwitchyardProcess = { ...spawned, baseUrl };
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = Date.now() + readyWithinMs;
   for (;;) {
-    if (gone) throw new Error(`switchyard exited during start-up: ${output}`);
+    if (gone) throw new Error(`switchyard exited during start-up: ${output()}`);
     const status = await fetch(`${baseUrl}/readyz`).then((r) => r.status, () => 0);
     if (status === 200) return run;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`switchyard not ready within ${readyWithinMs} ms: ${output}`);
+      throw new Error(`switchyard not ready within ${readyWithinMs} ms: ${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
