@@ -9,19 +9,19 @@
 //
 // PostgreSQL: a private schema at TEST_DATABASE_URL (as the tests use), dropped at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, freemem, totalmem, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, freemem, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EVENT_TYPES } from '../src/domain/events/index.ts';
 import { signBody } from '../src/domain/webhooks/signature.ts';
 import { parseJson, stringifyJson } from '../src/json/exact-json.ts';
 import { exampleEvent } from '../test/fixtures/event-fixtures.ts';
-import { privateSchemaUrl } from '../test/support/backends.ts';
 import { FakeHosting } from '../test/support/fake-hosting.ts';
 import { startSwitchyard, type SwitchyardProcess } from '../test/support/switchyard-process.ts';
 import { SERVICE_TOKEN, WEBHOOK_SECRET } from '../test/support/test-app.ts';
+import type { Backend } from '../src/storage/store.ts';
+import { createBenchStorage } from './bench-store.ts';
 import { writeJsonResults } from './json-results.ts';
+import { pick } from './scope-report-load.ts';
 import { residentBytes } from './process-memory.ts';
 
 const { values: args } = parseArgs({
@@ -53,7 +53,6 @@ interface Traffic {
   failures: number;
 }
 
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 async function send(t: Traffic, kind: string, method: string, path: string, options: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; text: string; headers: Headers }> {
@@ -173,18 +172,8 @@ async function main(): Promise<void> {
   const hosting = await new FakeHosting().start();
   hosting.users.set('hosting-admin', { login: 'alice', id: 1, repos: { [REPO]: { admin: true, pull: true } }, adminOf: ['acme'] });
   hosting.users.set('hosting-reader', { login: 'bob', id: 2, repos: { [REPO]: { admin: false, pull: true } } });
-  let dispose: () => Promise<unknown>;
-  let storage: Record<string, string>;
-  if (args.backend === 'postgres') {
-    const { url, drop } = await privateSchemaUrl();
-    storage = { DATABASE_URL: url };
-    dispose = drop;
-  } else {
-    const dir = await mkdtemp(join(tmpdir(), 'switchyard-soak-'));
-    storage = { SWITCHYARD_DATA_DIR: dir };
-    dispose = () => rm(dir, { recursive: true, force: true });
-  }
-  const server = await startSwitchyard(storage, { SWITCHYARD_HOSTING_API_URL: hosting.url, LOG_LEVEL: 'error' });
+  const storage = await createBenchStorage(args.backend as Backend);
+  const server = await startSwitchyard(storage.env, { SWITCHYARD_HOSTING_API_URL: hosting.url, LOG_LEVEL: 'error' });
   const pid = server.child.pid!;
   const t = await setUp(server);
   const started = Date.now();
@@ -215,7 +204,7 @@ async function main(): Promise<void> {
   const alive = server.child.exitCode === null;
   const code = await server.stop();
   await hosting.stop();
-  await dispose();
+  await storage.remove();
 
   // Under load, resident memory is a sawtooth: the heap grows until a major collection gives
   // memory back. What a leak raises is the floor, so the verdict compares the lowest resident
