@@ -12,7 +12,7 @@ import type { CredentialDeps } from './http/auth/principal.ts';
 import { sendClientError, sendError } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { compileBodyValidator, compileParameterValidator } from './http/validators.ts';
+import { compileBodyValidator, compileParameterValidator } from './validation/validators.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
 import { adminKeyRoutes } from './http/routes/admin-keys.ts';
 import { adminRepoRoutes } from './http/routes/admin-repos.ts';

@@ -1,7 +1,7 @@
 // The one catalogue of errors Switchyard answers with (DESIGN.md §2). Code anywhere throws
 // `new ApiError(code)`; src/http/error-handler.ts is the one renderer. docs/errors.md lists the
 // same codes, and a test keeps the two in line.
-import type { ValidationIssue } from './http/validators.ts';
+import type { ValidationIssue } from './validation/validators.ts';
 
 export const errorCatalogue = {
   missing_credential: { status: 403, detail: 'Send a credential in the Authorization header as "Bearer <token>".' },

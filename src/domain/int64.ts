@@ -13,7 +13,7 @@ export function parseUint64(text: string): bigint | undefined {
 
 /**
  * A non-negative 64-bit integer. Documented as `integer`/`int64`; validated by the `int64`
- * keyword of our Ajv instances (src/http/validators.ts), which turns the value into a bigint.
+ * keyword of our Ajv instances (src/validation/validators.ts), which turns the value into a bigint.
  */
 export function Int64(options: { description?: string } = {}): TUnsafe<bigint> {
   return Type.Unsafe<bigint>({

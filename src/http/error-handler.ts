@@ -7,7 +7,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorCatalogue, RETRY_AFTER_SECONDS, ValidationError, type ErrorCode } from '../errors.ts';
 import { JsonSyntaxError } from '../json/exact-json.ts';
 import { toStorageError } from '../storage/storage-errors.ts';
-import { toValidationIssues } from './validators.ts';
+import { toValidationIssues } from '../validation/validators.ts';
 
 const LOCATIONS: Record<string, string> = { body: 'body', params: 'path', querystring: 'query', headers: 'header' };
 

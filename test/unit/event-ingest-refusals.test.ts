@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateIngestEvents, type IngestEventInput } from '../../src/domain/events/index.ts';
-import type { ValidationIssue } from '../../src/http/validators.ts';
+import type { ValidationIssue } from '../../src/validation/validators.ts';
 import { exampleEvent } from '../fixtures/event-fixtures.ts';
 
 const NOW = new Date('2024-10-01T12:00:00.000Z');

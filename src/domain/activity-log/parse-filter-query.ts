@@ -2,7 +2,7 @@
 // bounds, reporting every problem at once: both sides of a pair (a 422 naming the pair) and
 // bounds that are not date-times with a timezone. The aggregate endpoint uses it unchanged.
 import { ValidationError } from '../../errors.ts';
-import type { ValidationIssue } from '../../http/validators.ts';
+import type { ValidationIssue } from '../../validation/validators.ts';
 import { FILTER_PAIRS, normaliseValues, type ActivityLogFilters, type ValueFilter } from './activity-log-filters.ts';
 import type { ActivityLogFilterParams } from './query-schema.ts';
 import type { WindowBounds } from './time-window.ts';

@@ -64,7 +64,7 @@ export const ActivityLogListQueryInput = Type.Object({ ...filterProperties(Plain
 export type ActivityLogFilterParams = Static<typeof ActivityLogFilterQueryInput>;
 export type ActivityLogListParams = Static<typeof ActivityLogListQueryInput>;
 
-/** per_page as validated (1 to PER_PAGE_MAX, finite: src/http/validators.ts), defaulted. */
+/** per_page as validated (1 to PER_PAGE_MAX, finite: src/validation/validators.ts), defaulted. */
 export function pageSize(perPage: number | undefined): number {
   return perPage ?? PER_PAGE_DEFAULT;
 }

@@ -4,7 +4,7 @@
 // kinds. Only the branch the producer evidently meant is kept (see closestBranchErrors), and the
 // bare "must match a schema in anyOf" goes whenever a more precise error about the value remains.
 import type { ErrorObject } from 'ajv';
-import { toValidationIssues, type ValidationIssue } from '../../http/validators.ts';
+import { toValidationIssues, type ValidationIssue } from '../../validation/validators.ts';
 
 type Loc = (string | number)[];
 

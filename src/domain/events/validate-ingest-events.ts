@@ -2,7 +2,7 @@
 // by index, in one 422; a valid batch comes back normalised, outcome derived. Validators are
 // compiled once, at module load.
 import type { ValidateFunction } from 'ajv';
-import { compileBodyValidator, type ValidationIssue } from '../../http/validators.ts';
+import { compileBodyValidator, type ValidationIssue } from '../../validation/validators.ts';
 import { batchIdOf, batchPullRequestOf } from './batch-keys.ts';
 import { deriveOutcome } from './derive-outcome.ts';
 import { EVENT_TYPES, isEventType, type EventType } from './event-type.ts';

@@ -2,7 +2,7 @@
 // strict about those it does. A defect is a 422 naming the field, never a 500.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ValidationError } from '../../errors.ts';
-import { compileBodyValidator, toValidationIssues } from '../../http/validators.ts';
+import { compileBodyValidator, toValidationIssues } from '../../validation/validators.ts';
 
 /** A checker that returns the payload as its static type (int64 fields made bigint) or throws a 422. */
 export function payloadCheck<S extends TSchema>(schema: S): (payload: unknown) => Static<S> {

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Owner, RepositoryName } from '../../domain/identifiers.ts';
 import { ApiError } from '../../errors.ts';
-import { compileParameterValidator } from '../validators.ts';
+import { compileParameterValidator } from '../../validation/validators.ts';
 import { bearerToken, identify, type CredentialDeps, type CredentialKind, type Principal } from './principal.ts';
 
 export type Rights = 'service' | 'ci' | 'scope_read' | 'repo_read' | 'repo_admin' | 'owner_admin';

@@ -10,7 +10,7 @@ import { parseHostingEvent } from '../../domain/webhooks/parse-hosting-event.ts'
 import { signatureMatches } from '../../domain/webhooks/signature.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
-import { compileParameterValidator } from '../validators.ts';
+import { compileParameterValidator } from '../../validation/validators.ts';
 import { ErrorBody, NoContent, ValidationErrorBody } from './schemas.ts';
 
 /** Platform payloads can be large (GitHub allows 25 MB); ours need a few fields of them. */

@@ -10,7 +10,7 @@ import type { Store } from '../../storage/store.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
-import { compileBodyValidator, compileParameterValidator, toValidationIssues } from '../validators.ts';
+import { compileBodyValidator, compileParameterValidator, toValidationIssues } from '../../validation/validators.ts';
 import { errorResponses, ErrorBody } from './schemas.ts';
 
 export const INGESTION_BODY_LIMIT = 10 * 1024 * 1024;

@@ -11,7 +11,7 @@ import type { Store } from '../../storage/store.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
-import { compileParameterValidator } from '../validators.ts';
+import { compileParameterValidator } from '../../validation/validators.ts';
 import { errorResponses } from './schemas.ts';
 
 const FacetCounts = (description: string) =>

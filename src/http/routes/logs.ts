@@ -10,7 +10,7 @@ import type { Store } from '../../storage/store.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
-import { compileParameterValidator } from '../validators.ts';
+import { compileParameterValidator } from '../../validation/validators.ts';
 import { errorResponses } from './schemas.ts';
 
 interface LogRouteOptions {
