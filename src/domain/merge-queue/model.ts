@@ -65,16 +65,20 @@ export interface QueueEntry {
 /**
  * A batch's life once it has started (is stored). Planned batches not yet started are not
  * stored: the plan proposes them afresh each time.
+ * - pending: a bisection's sub-batch, stored at the split, waiting for a check slot (the plan
+ *   lists it in `toStart` when one is free; it then becomes preparing)
  * - preparing: its branch and check pull request are being built
  * - running: checks run on its head
  * - passed: its checks succeeded; it merges once its parents merged and nothing holds it
+ * - parked: its checks failed while a parent's result was unknown; it waits for its parents (a
+ *   parent that fails aborts it, parents that all pass make the failure its own)
  * - bisecting: it failed with several entries; its sub-batches are being checked
  * - failed: it failed; its culprits left (bisection done, or a single entry)
  * - merged: every entry merged
  * - aborted: stopped before a result (a batch ahead failed, an entry left, a reset); its entries
  *   not leaving went back to the queue to be planned again
  */
-export type BatchPhase = 'preparing' | 'running' | 'passed' | 'bisecting' | 'failed' | 'merged' | 'aborted';
+export type BatchPhase = 'pending' | 'preparing' | 'running' | 'passed' | 'parked' | 'bisecting' | 'failed' | 'merged' | 'aborted';
 
 export interface Batch {
   id: string;
@@ -93,8 +97,12 @@ export interface Batch {
   checksEndedAt: number | null;
   /** Check attempts that failed and were retried (max_checks_retries). */
   retries: number;
-  /** Set on a sub-batch made by bisection: the batch it splits and how deep. */
+  /** Set on a sub-batch made by bisection: the batch it splits and how deep (1 for the halves of
+   * a batch that is not itself a sub-batch). */
   bisection: { of: string; depth: number } | null;
+  /** On a bisecting batch: the entries its bisection found guilty so far (they have left);
+   * empty otherwise. Kept on the batch so the end of a bisection can name every culprit. */
+  culpritEntryIds: readonly string[];
 }
 
 /** Whatever holds merges: a pause (nothing starts or merges) or a freeze matching the base. */
@@ -111,8 +119,9 @@ export interface QueueState {
   config: MergeQueueConfig;
   /** Active entries (still in the queue), in any order. */
   entries: readonly QueueEntry[];
-  /** Stored batches not yet finished (phases preparing, running, passed, bisecting) plus the
-   * finished ones the plan still needs (merged parents are not needed). */
+  /** Stored batches not yet finished (phases pending, preparing, running, passed, parked,
+   * bisecting). Finished ones (merged, failed, aborted) are not needed: the transitions drop them
+   * from the state they return, and a parent id missing from this list counts as merged. */
   batches: readonly Batch[];
   holds: QueueHolds;
 }
@@ -147,6 +156,8 @@ export interface PlannedBatch {
   startsAt: number | null;
   /** Sub-batches of a bisecting batch. */
   subBatchIds: readonly string[];
+  /** On a sub-batch: the bisecting batch it is part of (the public status nests it there). */
+  subBatchOf: string | null;
 }
 
 /** Why an entry is not in any batch of the plan. */
@@ -162,10 +173,13 @@ export interface QueuePlan {
   /** Stored batches, then proposed ones, in plan order. */
   batches: readonly PlannedBatch[];
   waiting: readonly WaitingEntry[];
-  /** Proposed batches to start now: ready, within max_parallel_checks, queue not paused. */
+  /** Batches to start now: proposed ones ready, and stored pending sub-batches, within
+   * max_parallel_checks, queue not paused; in plan order (parents first). */
   toStart: readonly string[];
   /** Passed batches to merge now: every parent merged, no pause or freeze holds them. */
   toMerge: readonly string[];
+  /** Running batches whose `checks_timeout` has passed: the executor reports them timed out. */
+  toTimeOut: readonly string[];
   /** Scope → ids of the batches holding it, in plan order (public `scope_queues`). */
   scopeQueues: Readonly<Record<string, readonly string[]>>;
   /** The next instant at which the plan changes by the clock alone; null when none. */
@@ -183,11 +197,18 @@ export type QueueChange =
   /** A proposed batch was stored (phase preparing); its entries' embarkCount went up by one. */
   | { kind: 'batch_started'; batch: Batch }
   | { kind: 'batch_phase'; batchId: string; phase: BatchPhase; at: number }
+  /** A check attempt ended (first change of every result): `checks_end` with its conclusion;
+   * `retries` is the batch's count of retried attempts before this one. */
+  | { kind: 'checks_ended'; batchId: string; conclusion: 'success' | 'failure' | 'timed_out'; retries: number; at: number }
   /** Its checks failed and are run again (a fresh check pull request). */
   | { kind: 'batch_retried'; batchId: string; retries: number }
-  /** Stopped before a result; `REEMBARKED` entries went back to the queue. */
-  | { kind: 'batch_aborted'; batchId: string; code: string; status: 'REEMBARKED' | 'DEFINITIVE' }
+  /** Stopped before a result; `REEMBARKED` entries went back to the queue. `phaseBefore` tells
+   * whether checks were interrupted (preparing, running) or had ended (passed, parked...). */
+  | { kind: 'batch_aborted'; batchId: string; code: string; status: 'REEMBARKED' | 'DEFINITIVE'; phaseBefore: BatchPhase }
+  /** The batch now bisects; its sub-batches are stored pending. `depth` is theirs (1 at the top). */
   | { kind: 'bisection_started'; batchId: string; subBatches: readonly Batch[]; depth: number }
+  /** Every sub-batch resolved (or the bisection was aborted): culprits found, and the batch's
+   * other entries (merging through passed sub-batches, or back in the queue). */
   | { kind: 'bisection_ended'; batchId: string; culpritEntryIds: readonly string[]; remainingEntryIds: readonly string[] }
   /** The entry's stay ended: a spec §6.4 dequeue code, or PR_MERGED. */
   | { kind: 'entry_left'; entryId: string; code: string; batchId: string | null }
