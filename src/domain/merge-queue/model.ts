@@ -200,11 +200,14 @@ export type QueueChange =
   /** A check attempt ended (first change of every result): `checks_end` with its conclusion;
    * `retries` is the batch's count of retried attempts before this one. */
   | { kind: 'checks_ended'; batchId: string; conclusion: 'success' | 'failure' | 'timed_out'; retries: number; at: number }
-  /** Its checks failed and are run again (a fresh check pull request). */
+  /** Its checks failed and are run again (a fresh check pull request): phase back to preparing,
+   * checksStartedAt null, `retries` its new count. */
   | { kind: 'batch_retried'; batchId: string; retries: number }
   /** Stopped before a result; `REEMBARKED` entries went back to the queue. `phaseBefore` tells
    * whether checks were interrupted (preparing, running) or had ended (passed, parked...). */
   | { kind: 'batch_aborted'; batchId: string; code: string; status: 'REEMBARKED' | 'DEFINITIVE'; phaseBefore: BatchPhase }
+  /** A bisecting batch's `culpritEntryIds` grew (a culprit found in one of its sub-batches). */
+  | { kind: 'batch_culprits'; batchId: string; culpritEntryIds: readonly string[] }
   /** The batch now bisects; its sub-batches are stored pending. `depth` is theirs (1 at the top). */
   | { kind: 'bisection_started'; batchId: string; subBatches: readonly Batch[]; depth: number }
   /** Every sub-batch resolved (or the bisection was aborted): culprits found, and the batch's
