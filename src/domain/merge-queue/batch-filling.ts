@@ -1,0 +1,38 @@
+// DESIGN §9, taken literally: a proposed batch short of its size starts when batch_max_wait_time
+// has passed since its first entry entered, or at once when nothing else is queued behind it in
+// its scopes. "Behind it in its scopes": a later plannable entry sharing one of its scopes, or a
+// later barrier; for a barrier (and every batch of a serial queue) any later entry.
+// Note: an entry behind a batch in one of its scopes can never join it (it would pass the entries
+// queued between them), so this rule makes a batch wait exactly when waiting cannot fill it;
+// bench/RESULTS.md (merge-queue simulation) measures what that costs.
+import type { PlanNode } from './plan-node.ts';
+import type { PlannableEntry } from './planning-scopes.ts';
+
+export function markFillingBatches(
+  proposed: readonly PlanNode[],
+  plannable: readonly PlannableEntry[],
+  sizeOf: (queueRule: string) => number,
+  waitMsOf: (queueRule: string) => number,
+  now: number,
+): void {
+  const lastPositionOfScope = new Map<string, number>();
+  let lastBarrierPosition = -1;
+  for (const item of plannable) {
+    if (item.allScopes) lastBarrierPosition = item.position;
+    for (const scope of item.scopes) lastPositionOfScope.set(scope, item.position);
+  }
+  const lastPosition = plannable.length - 1;
+  const queuedBehind = (node: PlanNode): boolean => {
+    if (node.barrier) return lastPosition > node.lastPosition;
+    if (lastBarrierPosition > node.lastPosition) return true;
+    return node.scopes.some((scope) => (lastPositionOfScope.get(scope) ?? -1) > node.lastPosition);
+  };
+  for (const node of proposed) {
+    if (node.entries.length >= sizeOf(node.queueRule) || !queuedBehind(node)) continue;
+    const startsAt = node.firstEnteredAt + waitMsOf(node.queueRule);
+    if (now < startsAt) {
+      node.status = 'waiting_for_batch';
+      node.startsAt = startsAt;
+    }
+  }
+}
