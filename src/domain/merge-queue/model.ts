@@ -65,8 +65,8 @@ export interface QueueEntry {
 /**
  * A batch's life once it has started (is stored). Planned batches not yet started are not
  * stored: the plan proposes them afresh each time.
- * - pending: a bisection's sub-batch, stored at the split, waiting for a check slot (the plan
- *   lists it in `toStart` when one is free; it then becomes preparing)
+ * - pending: stored but waiting for a check slot: a bisection's sub-batch, or a parked batch
+ *   being retried (the plan lists it in `toStart` when a slot is free; it then becomes preparing)
  * - preparing: its branch and check pull request are being built
  * - running: checks run on its head
  * - passed: its checks succeeded; it merges once its parents merged and nothing holds it
@@ -200,9 +200,10 @@ export type QueueChange =
   /** A check attempt ended (first change of every result): `checks_end` with its conclusion;
    * `retries` is the batch's count of retried attempts before this one. */
   | { kind: 'checks_ended'; batchId: string; conclusion: 'success' | 'failure' | 'timed_out'; retries: number; at: number }
-  /** Its checks failed and are run again (a fresh check pull request): phase back to preparing,
+  /** Its checks failed and are run again (a fresh check pull request): `phase` preparing (it
+   * keeps its check slot) or pending (it was parked, so holds no slot and waits for one);
    * checksStartedAt null, `retries` its new count. */
-  | { kind: 'batch_retried'; batchId: string; retries: number }
+  | { kind: 'batch_retried'; batchId: string; retries: number; phase: 'preparing' | 'pending' }
   /** Stopped before a result; `REEMBARKED` entries went back to the queue. `phaseBefore` tells
    * whether checks were interrupted (preparing, running) or had ended (passed, parked...). */
   | { kind: 'batch_aborted'; batchId: string; code: string; status: 'REEMBARKED' | 'DEFINITIVE'; phaseBefore: BatchPhase }
