@@ -72,7 +72,7 @@ test('a failure is retried while retries remain, then the single entry leaves CH
   const first = applyBatchResult(state, id, { kind: 'failed' }, NOW + 1);
   assert.deepEqual(first.changes, [
     { kind: 'checks_ended', batchId: id, conclusion: 'failure', retries: 0, at: NOW + 1 },
-    { kind: 'batch_retried', batchId: id, retries: 1 },
+    { kind: 'batch_retried', batchId: id, retries: 1, phase: 'preparing' },
   ]);
   assert.equal(first.state.batches[0]?.phase, 'preparing');
   const again = markChecksStarted(first.state, id, NOW + 2).state;
@@ -172,6 +172,15 @@ test('a failure under a parent still running parks; the parent passing makes it 
   assert.equal(step.state.batches[1]?.phase, 'parked');
   step = report(step.state, 1, 'passed', NOW + 2);
   assert.deepEqual(left(step.changes), ['#2 CHECKS_FAILED', '#1 PR_MERGED']);
+});
+
+test('a parked batch with retries left is retried once its parents pass, waiting for a slot', () => {
+  let step = report(queue(2, { maxParallelChecks: 2, maxChecksRetries: 1 }), 2, 'failed', NOW + 1);
+  assert.deepEqual(kinds(step.changes), ['checks_ended', 'batch_phase'], 'parked: no retry spent yet');
+  const parkedId = step.state.batches[1]!.id;
+  const passed = applyBatchResult(step.state, step.state.batches[0]!.id, { kind: 'passed' }, NOW + 2);
+  assert.deepEqual(ofKind(passed.changes, 'batch_retried'), [{ kind: 'batch_retried', batchId: parkedId, retries: 1, phase: 'pending' }]);
+  assert.deepEqual(planQueue(passed.state, NOW + 2).toStart, [parkedId]);
 });
 
 test('a parked batch whose parent fails is aborted and checked again', () => {

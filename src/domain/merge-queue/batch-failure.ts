@@ -48,7 +48,9 @@ export function hasUnresolvedParent(draft: TransitionDraft, batch: Batch): boole
 function retryIfAllowed(draft: TransitionDraft, batch: Batch): boolean {
   if (batch.retries >= queueRule(draft.state.config, batch.queueRule).max_checks_retries) return false;
   const retries = batch.retries + 1;
-  draft.updateBatch(batch.id, { phase: 'preparing', retries, checksStartedAt: null, checksEndedAt: null });
-  draft.record({ kind: 'batch_retried', batchId: batch.id, retries });
+  // A running batch keeps its check slot; a parked one holds none and waits for one.
+  const phase = batch.phase === 'parked' ? 'pending' : 'preparing';
+  draft.updateBatch(batch.id, { phase, retries, checksStartedAt: null, checksEndedAt: null });
+  draft.record({ kind: 'batch_retried', batchId: batch.id, retries, phase });
   return true;
 }
