@@ -22,15 +22,24 @@ export class DependencyLanes {
   /** The parents a new batch with these scopes gets. */
   parentsFor(scopes: readonly string[], barrier: boolean): PlanNode[] {
     if (barrier) return [...this.frontier];
-    const parents = new Set<PlanNode>();
     const barrierIndex = this.lastBarrier?.index ?? -1;
+    // One scope is the common case: answer it without growing an array (a re-plan makes
+    // thousands of these, and every byte allocated here is copied by the young-generation GC).
+    if (scopes.length === 1) {
+      const holder = this.latestHolder.get(scopes[0] as string);
+      const own = holder && holder.index > barrierIndex ? holder : null;
+      if (own && this.lastBarrier) return [own, this.lastBarrier];
+      if (own) return [own];
+      return this.lastBarrier ? [this.lastBarrier] : [];
+    }
+    const parents: PlanNode[] = [];
     for (const scope of scopes) {
       const holder = this.latestHolder.get(scope);
       // A holder before the last barrier is already an ancestor of that barrier.
-      if (holder && holder.index > barrierIndex) parents.add(holder);
+      if (holder && holder.index > barrierIndex && !parents.includes(holder)) parents.push(holder);
     }
-    if (this.lastBarrier) parents.add(this.lastBarrier);
-    return [...parents];
+    if (this.lastBarrier) parents.push(this.lastBarrier);
+    return parents;
   }
 
   /**

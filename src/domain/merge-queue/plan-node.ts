@@ -6,7 +6,7 @@ export interface PlanNode {
   id: string;
   name: string;
   queueRule: string;
-  entryIds: string[];
+  entryIds: readonly string[];
   /** Proposed batches only: their entries, in queue order. */
   entries: QueueEntry[];
   parentIds: readonly string[];
@@ -35,7 +35,7 @@ export function storedPlanNode(batch: Batch, index: number, barrier: boolean): P
     id: batch.id,
     name: batch.name,
     queueRule: batch.queueRule,
-    entryIds: [...batch.entryIds],
+    entryIds: batch.entryIds,
     entries: [],
     parentIds: batch.parentIds,
     parents: [],

@@ -43,7 +43,7 @@ export function planQueue(state: QueueState, now: number): QueuePlan {
   const waitMsOf = (name: string): number => queueRule(config, name).batch_max_wait_time * 1000;
   const proposed = proposeBatches(plannable, { queueId: state.queueId, mode, lanes, firstIndex: nodes.length, sizeOf });
   markFillingBatches(proposed, plannable, sizeOf, waitMsOf, now);
-  nodes.push(...proposed);
+  for (const node of proposed) nodes.push(node); // not push(...proposed): no argument-count limit
 
   const actions = assignStatuses(nodes, state, now);
   const subBatchIds = new Map<string, string[]>();
@@ -51,7 +51,7 @@ export function planQueue(state: QueueState, now: number): QueuePlan {
     if (batch.bisection) subBatchIds.set(batch.bisection.of, [...(subBatchIds.get(batch.bisection.of) ?? []), batch.id]);
   }
   return {
-    batches: nodes.map((node) => plannedBatch(node, subBatchIds.get(node.id) ?? [])),
+    batches: nodes.map((node) => plannedBatch(node, (node.stored && subBatchIds.get(node.id)) || NO_SUB_BATCHES)),
     waiting,
     ...actions,
     scopeQueues: scopeQueues(nodes),
@@ -78,6 +78,8 @@ function batchSizes(state: QueueState, plannable: readonly PlannableEntry[], sto
     return size;
   };
 }
+
+const NO_SUB_BATCHES: readonly string[] = [];
 
 function plannedBatch(node: PlanNode, subBatchIds: readonly string[]): PlannedBatch {
   const bisection = node.stored?.bisection ?? null;
