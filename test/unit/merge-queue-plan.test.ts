@@ -146,6 +146,17 @@ test('filling: a short batch with nothing queued behind it in its scopes starts 
   assert.deepEqual(planSummary(planQueue(serial, 10_000)), ['#1: preparing']);
 });
 
+test('filling, the "when-last" experiment: a short batch waits only while new entries could still join it', () => {
+  const config = queueConfig({ mode: 'parallel', batchSize: 3, batchMaxWaitTime: 60 });
+  const behind = queueState(config, [queueEntry(1, { scopes: ['a'], at: 10 }), queueEntry(2, { scopes: ['a', 'b'], at: 20 })]);
+  // #1 cannot grow (#2 is queued behind it in scope a): it starts; #2 is last in a and b: it waits.
+  assert.deepEqual(planSummary(planQueue(behind, 30_000, { fillingRule: 'when-last' })), ['#1: preparing', '#2: waiting_for_batch']);
+  const last = queueState(queueConfig({ batchSize: 3, batchMaxWaitTime: 60 }), [queueEntry(1, { at: 10 })]);
+  const plan = planQueue(last, 30_000, { fillingRule: 'when-last' });
+  assert.deepEqual(planSummary(plan), ['#1: waiting_for_batch']);
+  assert.equal(plan.wakeAt, 70_000);
+});
+
 test('dynamic batch size: the waiting entries spread over the free slots, within min and max', () => {
   const entries = (count: number) => Array.from({ length: count }, (_, i) => queueEntry(i + 1));
   const sizes = (count: number, batchSize: { min: number; max: number }, slots: number) =>

@@ -1,7 +1,7 @@
 // The merge queue's pure rules (DESIGN §9–10): the plan and the transitions the executor, the
 // storage and the simulation share. No I/O, no clock, no randomness.
 export * from './model.ts';
-export { planQueue } from './plan-queue.ts';
+export { planQueue, type PlanOptions } from './plan-queue.ts';
 export { startBatches } from './start-batches.ts';
 export { markChecksStarted } from './checks-started.ts';
 export { applyBatchResult } from './batch-result.ts';

@@ -2,7 +2,7 @@
 // their place and parents; the entries not embarked in one are formed into proposed batches
 // after them; then statuses, what starts, what merges, and when the clock alone changes things.
 import { assignStatuses, checksTimeoutAt } from './assign-statuses.ts';
-import { markFillingBatches } from './batch-filling.ts';
+import { markFillingBatches, type FillingRule } from './batch-filling.ts';
 import { CHECKING_PHASES } from './batch-phases.ts';
 import { DependencyLanes } from './dependency-lanes.ts';
 import type { PlannedBatch, QueuePlan, QueueState } from './model.ts';
@@ -15,7 +15,12 @@ import { scopeQueues } from './scope-queues.ts';
 import { viewStoredBatches } from './stored-batches.ts';
 import { targetBatchSize } from './target-batch-size.ts';
 
-export function planQueue(state: QueueState, now: number): QueuePlan {
+/** Knobs for experiments (the simulation); the service plans with the defaults. */
+export interface PlanOptions {
+  fillingRule?: FillingRule;
+}
+
+export function planQueue(state: QueueState, now: number, options: PlanOptions = {}): QueuePlan {
   const { config } = state;
   const mode = config.merge_queue.mode;
   const stored = viewStoredBatches(state.batches);
@@ -42,7 +47,7 @@ export function planQueue(state: QueueState, now: number): QueuePlan {
   const sizeOf = batchSizes(state, plannable, nodes);
   const waitMsOf = (name: string): number => queueRule(config, name).batch_max_wait_time * 1000;
   const proposed = proposeBatches(plannable, { queueId: state.queueId, mode, lanes, firstIndex: nodes.length, sizeOf });
-  markFillingBatches(proposed, plannable, sizeOf, waitMsOf, now);
+  markFillingBatches(proposed, plannable, sizeOf, waitMsOf, now, options.fillingRule);
   for (const node of proposed) nodes.push(node); // not push(...proposed): no argument-count limit
 
   const actions = assignStatuses(nodes, state, now);
