@@ -3,8 +3,8 @@
 // are past their checks timeout (toTimeOut). Walks the plan in order, parents first.
 import { CHECKING_PHASES, HOLDING_PHASES } from './batch-phases.ts';
 import { queueRule } from './queue-rule.ts';
-import type { QueueState } from './model.ts';
-import type { PlanNode } from './plan-node.ts';
+import type { Batch, QueueState } from './model.ts';
+import type { PlanGraph } from './plan-graph.ts';
 
 export interface PlanActions {
   toStart: string[];
@@ -12,61 +12,71 @@ export interface PlanActions {
   toTimeOut: string[];
 }
 
-export function assignStatuses(nodes: readonly PlanNode[], state: QueueState, now: number): PlanActions {
+export function assignStatuses(graph: PlanGraph, state: QueueState, now: number): PlanActions {
   const actions: PlanActions = { toStart: [], toMerge: [], toTimeOut: [] };
   const { paused, frozen } = state.holds;
   let freeSlots = state.config.merge_queue.max_parallel_checks;
-  for (const node of nodes) if (node.stored && CHECKING_PHASES.has(node.stored.phase)) freeSlots--;
-  const startIfFree = (node: PlanNode): void => {
-    if (!paused && freeSlots > 0 && node.parents.every((parent) => parent.startedOrStarting)) {
+  for (let batch = 0; batch < graph.size; batch++) if (CHECKING_PHASES.has(graph.stored[batch]?.phase ?? 'pending')) freeSlots--;
+  const startIfFree = (batch: number): void => {
+    if (!paused && freeSlots > 0 && parentsStarted(graph, batch)) {
       freeSlots--;
-      node.status = 'preparing';
-      node.startedOrStarting = true;
-      actions.toStart.push(node.id);
+      graph.status[batch] = 'preparing';
+      graph.startedOrStarting[batch] = 1;
+      actions.toStart.push(graph.ids[batch] as string);
     } else {
-      node.status = 'waiting_for_checks_slot';
+      graph.status[batch] = 'waiting_for_checks_slot';
     }
   };
-  for (const node of nodes) {
-    const stored = node.stored;
-    node.held = (stored !== null && HOLDING_PHASES.has(stored.phase)) || node.parents.some((parent) => parent.held);
+  for (let batch = 0; batch < graph.size; batch++) {
+    const stored = graph.stored[batch] ?? null;
+    const held = (stored !== null && HOLDING_PHASES.has(stored.phase)) || parentHeld(graph, batch);
+    graph.held[batch] = held ? 1 : 0;
     if (!stored) {
-      if (node.held) node.status = 'waiting_for_previous_batches';
-      else if (node.status !== 'waiting_for_batch') startIfFree(node);
+      if (held) graph.status[batch] = 'waiting_for_previous_batches';
+      else if (graph.status[batch] !== 'waiting_for_batch') startIfFree(batch);
       continue;
     }
     switch (stored.phase) {
       case 'pending':
-        if (node.held) node.status = 'waiting_for_previous_batches';
-        else startIfFree(node);
+        if (held) graph.status[batch] = 'waiting_for_previous_batches';
+        else startIfFree(batch);
         break;
       case 'preparing':
-        node.status = 'preparing';
+        graph.status[batch] = 'preparing';
         break;
       case 'running': {
-        node.status = 'running';
-        const timeoutAt = checksTimeoutAt(node, state);
-        if (timeoutAt !== null && timeoutAt <= now) actions.toTimeOut.push(node.id);
+        graph.status[batch] = 'running';
+        const timeoutAt = checksTimeoutAt(stored, state);
+        if (timeoutAt !== null && timeoutAt <= now) actions.toTimeOut.push(stored.id);
         break;
       }
       case 'passed':
-        node.status = frozen ? 'frozen' : 'waiting_for_merge';
+        graph.status[batch] = frozen ? 'frozen' : 'waiting_for_merge';
         // Parents in the plan are unmerged ones: none left means every parent merged.
-        if (node.parents.length === 0 && !paused && !frozen) actions.toMerge.push(node.id);
+        if (graph.parentCount(batch) === 0 && !paused && !frozen) actions.toMerge.push(stored.id);
         break;
       case 'parked':
-        node.status = 'waiting_for_previous_batches';
+        graph.status[batch] = 'waiting_for_previous_batches';
         break;
       default:
-        node.status = 'bisecting';
+        graph.status[batch] = 'bisecting';
     }
   }
   return actions;
 }
 
+function parentHeld(graph: PlanGraph, batch: number): boolean {
+  for (let i = 0; i < graph.parentCount(batch); i++) if (graph.held[graph.parentAt(batch, i)]) return true;
+  return false;
+}
+
+function parentsStarted(graph: PlanGraph, batch: number): boolean {
+  for (let i = 0; i < graph.parentCount(batch); i++) if (!graph.startedOrStarting[graph.parentAt(batch, i)]) return false;
+  return true;
+}
+
 /** When a running batch's checks time out; null before its checks started. */
-export function checksTimeoutAt(node: PlanNode, state: QueueState): number | null {
-  const started = node.stored?.checksStartedAt ?? null;
-  if (started === null) return null;
-  return started + queueRule(state.config, node.queueRule).checks_timeout * 1000;
+export function checksTimeoutAt(batch: Batch, state: QueueState): number | null {
+  if (batch.checksStartedAt === null) return null;
+  return batch.checksStartedAt + queueRule(state.config, batch.queueRule).checks_timeout * 1000;
 }

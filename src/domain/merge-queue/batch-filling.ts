@@ -8,14 +8,17 @@
 // rule (wait only when nothing is queued behind, i.e. when new arrivals could still join), the
 // meaning the public `batch_max_wait_time` documents; it exists for the simulation to compare
 // (bench/RESULTS.md) until the lead decides which rule the service follows.
-import type { PlanNode } from './plan-node.ts';
-import type { PlannableEntry } from './planning-scopes.ts';
+import type { QueueEntry } from './model.ts';
+import type { PlanGraph } from './plan-graph.ts';
+import type { PlannableEntries } from './planning-scopes.ts';
 
 export type FillingRule = 'literal' | 'when-last';
 
+/** Marks the proposed batches (from `first` on) that wait to be filled: status and startsAt. */
 export function markFillingBatches(
-  proposed: readonly PlanNode[],
-  plannable: readonly PlannableEntry[],
+  graph: PlanGraph,
+  first: number,
+  plannable: PlannableEntries,
   sizeOf: (queueRule: string) => number,
   waitMsOf: (queueRule: string) => number,
   now: number,
@@ -23,22 +26,28 @@ export function markFillingBatches(
 ): void {
   const lastPositionOfScope = new Map<string, number>();
   let lastBarrierPosition = -1;
-  for (const item of plannable) {
-    if (item.allScopes) lastBarrierPosition = item.position;
-    for (const scope of item.scopes) lastPositionOfScope.set(scope, item.position);
-  }
-  const lastPosition = plannable.length - 1;
-  const queuedBehind = (node: PlanNode): boolean => {
-    if (node.barrier) return lastPosition > node.lastPosition;
-    if (lastBarrierPosition > node.lastPosition) return true;
-    return node.scopes.some((scope) => (lastPositionOfScope.get(scope) ?? -1) > node.lastPosition);
+  plannable.scopeSets.forEach((scopeSet, position) => {
+    if (scopeSet.allScopes) lastBarrierPosition = position;
+    for (const scope of scopeSet.scopes) lastPositionOfScope.set(scope, position);
+  });
+  const lastPosition = plannable.entries.length - 1;
+  const queuedBehind = (batch: number): boolean => {
+    const after = graph.lastPosition[batch] as number;
+    if (graph.barrier[batch]) return lastPosition > after;
+    if (lastBarrierPosition > after) return true;
+    return (graph.scopes[batch] as readonly string[]).some((scope) => (lastPositionOfScope.get(scope) ?? -1) > after);
   };
-  for (const node of proposed) {
-    if (node.entries.length >= sizeOf(node.queueRule) || queuedBehind(node) !== (rule === 'literal')) continue;
-    const startsAt = node.firstEnteredAt + waitMsOf(node.queueRule);
+  for (let batch = first; batch < graph.size; batch++) {
+    const queueRule = graph.queueRules[batch] as string;
+    if ((graph.entryCount[batch] as number) >= sizeOf(queueRule) || queuedBehind(batch) !== (rule === 'literal')) continue;
+    let firstEnteredAt = Infinity;
+    graph.forEachPosition(batch, (position) => {
+      firstEnteredAt = Math.min(firstEnteredAt, (plannable.entries[position] as QueueEntry).enteredAt);
+    });
+    const startsAt = firstEnteredAt + waitMsOf(queueRule);
     if (now < startsAt) {
-      node.status = 'waiting_for_batch';
-      node.startsAt = startsAt;
+      graph.status[batch] = 'waiting_for_batch';
+      graph.startsAt[batch] = startsAt;
     }
   }
 }

@@ -3,14 +3,16 @@
 // set of entries that goes back to the queue and is embarked again gets a new one.
 import { hashNumber, hashStart, hashText, hashUuid, hashUuidEnd } from './hash-uuid.ts';
 import type { QueueEntry } from './model.ts';
+import type { PlanGraph } from './plan-graph.ts';
 
-export function proposedBatchId(queueId: string, entries: readonly QueueEntry[]): string {
+export function proposedBatchId(queueId: string, graph: PlanGraph, batch: number, entries: readonly QueueEntry[]): string {
   hashStart();
   hashText(queueId);
-  for (const entry of entries) {
+  graph.forEachPosition(batch, (position) => {
+    const entry = entries[position] as QueueEntry;
     hashText(entry.id);
     hashNumber(entry.embarkCount);
-  }
+  });
   return hashUuidEnd();
 }
 
@@ -28,6 +30,13 @@ export function batchName(numbers: readonly bigint[]): string {
   return numbers.length > NAMED_NUMBERS ? `${name} +${numbers.length - NAMED_NUMBERS}` : name;
 }
 
-export function batchNameOf(entries: readonly QueueEntry[]): string {
-  return entries.length === 1 ? `#${(entries[0] as QueueEntry).number}` : batchName(entries.map((entry) => entry.number));
+/** The name of a proposed batch (see batchName), from its entries' positions. */
+export function proposedBatchName(graph: PlanGraph, batch: number, entries: readonly QueueEntry[]): string {
+  const count = graph.entryCount[batch] as number;
+  let name = '';
+  let shown = 0;
+  graph.forEachPosition(batch, (position) => {
+    if (shown++ < NAMED_NUMBERS) name += `${shown > 1 ? ' ' : ''}#${(entries[position] as QueueEntry).number}`;
+  });
+  return count > NAMED_NUMBERS ? `${name} +${count - NAMED_NUMBERS}` : name;
 }

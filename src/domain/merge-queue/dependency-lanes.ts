@@ -2,44 +2,40 @@
 // scope the latest batch holding it; the latest barrier; and the frontier (batches nothing
 // depends on yet), which a barrier takes as parents. Every earlier batch is an ancestor of some
 // frontier batch, so the frontier stands for "every earlier batch" with far fewer edges.
-import type { PlanNode } from './plan-node.ts';
+// Batches are indexes of a PlanGraph, added in plan order.
+import type { PlanGraph } from './plan-graph.ts';
 
 export class DependencyLanes {
-  private readonly latestHolder = new Map<string, PlanNode>();
-  private lastBarrier: PlanNode | null = null;
-  private lastNode: PlanNode | null = null;
-  private readonly frontier = new Set<PlanNode>();
+  private readonly latestHolder = new Map<string, number>();
+  private lastBarrier = -1;
+  private lastBatch = -1;
+  private readonly frontier = new Set<number>();
 
-  /** Records a batch placed after every batch added before it. */
-  add(node: PlanNode): void {
-    for (const parent of node.parents) this.frontier.delete(parent);
-    this.frontier.add(node);
-    this.lastNode = node;
-    if (node.barrier) this.lastBarrier = node;
-    else for (const scope of node.scopes) this.latestHolder.set(scope, node);
+  constructor(private readonly graph: PlanGraph) {}
+
+  /** Records a batch (its parents already in the graph) placed after every batch added before it. */
+  add(batch: number): void {
+    const graph = this.graph;
+    for (let i = 0; i < graph.parentCount(batch); i++) this.frontier.delete(graph.parentAt(batch, i));
+    this.frontier.add(batch);
+    this.lastBatch = batch;
+    if (graph.barrier[batch]) this.lastBarrier = batch;
+    else for (const scope of graph.scopes[batch] as readonly string[]) this.latestHolder.set(scope, batch);
   }
 
-  /** The parents a new batch with these scopes gets. */
-  parentsFor(scopes: readonly string[], barrier: boolean): PlanNode[] {
-    if (barrier) return [...this.frontier];
-    const barrierIndex = this.lastBarrier?.index ?? -1;
-    // One scope is the common case: answer it without growing an array (a re-plan makes
-    // thousands of these, and every byte allocated here is copied by the young-generation GC).
-    if (scopes.length === 1) {
-      const holder = this.latestHolder.get(scopes[0] as string);
-      const own = holder && holder.index > barrierIndex ? holder : null;
-      if (own && this.lastBarrier) return [own, this.lastBarrier];
-      if (own) return [own];
-      return this.lastBarrier ? [this.lastBarrier] : [];
+  /** Adds to the graph, as the parents of the batch being added, those a batch with these scopes gets. */
+  addParents(scopes: readonly string[], barrier: boolean): void {
+    const graph = this.graph;
+    if (barrier) {
+      for (const batch of this.frontier) graph.addParent(batch);
+      return;
     }
-    const parents: PlanNode[] = [];
     for (const scope of scopes) {
       const holder = this.latestHolder.get(scope);
       // A holder before the last barrier is already an ancestor of that barrier.
-      if (holder && holder.index > barrierIndex && !parents.includes(holder)) parents.push(holder);
+      if (holder !== undefined && holder > this.lastBarrier) graph.addParent(holder);
     }
-    if (this.lastBarrier) parents.push(this.lastBarrier);
-    return parents;
+    if (this.lastBarrier >= 0) graph.addParent(this.lastBarrier);
   }
 
   /**
@@ -47,9 +43,9 @@ export class DependencyLanes {
    * moving ahead of an earlier entry it shares a scope with: no batch after `open` holds one of
    * its scopes, and no barrier came after it (a barrier entry: no batch at all came after it).
    */
-  canJoin(open: PlanNode, scopes: readonly string[], barrier: boolean): boolean {
-    if (barrier) return this.lastNode === open;
-    if (this.lastBarrier && this.lastBarrier.index > open.index) return false;
+  canJoin(open: number, scopes: readonly string[], barrier: boolean): boolean {
+    if (barrier) return this.lastBatch === open;
+    if (this.lastBarrier > open) return false;
     for (const scope of scopes) if (this.latestHolder.get(scope) !== open) return false;
     return true;
   }
