@@ -7,6 +7,7 @@ import { CliError, EXIT_USAGE } from './cli-error.ts';
 import { addClientOptions } from './client-options.ts';
 import { keysCommand } from './commands/keys.ts';
 import { reposCommand } from './commands/repos.ts';
+import { scopesCommand } from './commands/scopes.ts';
 import { serveCommand } from './commands/serve.ts';
 
 const EXIT_CODES_HELP = `
@@ -19,7 +20,7 @@ export function buildProgram(io: CliIo): Command {
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError('(add --help for usage)');
   addClientOptions(program);
-  for (const command of [serveCommand(io), keysCommand(io), reposCommand(io)]) program.addCommand(command);
+  for (const command of [serveCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io)]) program.addCommand(command);
   // Every command, at any depth, writes through io and throws instead of exiting.
   const configure = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
