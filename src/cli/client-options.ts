@@ -8,7 +8,7 @@ import { ApiClient } from './api-client.ts';
 import type { CliIo } from './cli-io.ts';
 import { usageError } from './cli-error.ts';
 
-/** The options every API command takes; added to the root program. */
+/** The options of every command that calls the API. */
 export function addClientOptions(program: Command): Command {
   return program
     .option('--url <url>', 'Switchyard base URL (default: SWITCHYARD_URL, else http://127.0.0.1:8080)')
@@ -24,7 +24,7 @@ function generatedToken(dataDir: string, cwd: string): string | undefined {
 }
 
 export function apiClient(command: Command, io: CliIo): ApiClient {
-  const options = command.optsWithGlobals<{ url?: string; token?: string }>();
+  const options = command.opts<{ url?: string; token?: string }>();
   let config;
   try {
     config = loadClientConfig({ ...io.env, ...(options.url ? { SWITCHYARD_URL: options.url } : {}) });

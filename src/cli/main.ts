@@ -4,8 +4,8 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import { CliError, EXIT_USAGE } from './cli-error.ts';
-import { addClientOptions } from './client-options.ts';
 import { keysCommand } from './commands/keys.ts';
+import { logsCommand } from './commands/logs.ts';
 import { reposCommand } from './commands/repos.ts';
 import { scopesCommand } from './commands/scopes.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -18,9 +18,10 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command('switchyard')
     .description('Switchyard: scope reports, products, activity log and merge queue, from the command line')
     .addHelpText('after', EXIT_CODES_HELP)
-    .showHelpAfterError('(add --help for usage)');
-  addClientOptions(program);
-  for (const command of [serveCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io)]) program.addCommand(command);
+    .showHelpAfterError('(add --help for usage)')
+    // Options belong to the command they follow: `logs aggregate R --json` is aggregate's --json.
+    .enablePositionalOptions();
+  for (const command of [serveCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io), logsCommand(io)]) program.addCommand(command);
   // Every command, at any depth, writes through io and throws instead of exiting.
   const configure = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });

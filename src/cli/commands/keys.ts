@@ -1,7 +1,7 @@
 // `switchyard keys create|list|revoke`: application keys through the admin API (service token).
 import { Command, Option } from 'commander';
 import type { CliIo } from '../cli-io.ts';
-import { apiClient } from '../client-options.ts';
+import { addClientOptions, apiClient } from '../client-options.ts';
 import { printJson, printTable } from '../output.ts';
 
 interface KeyView {
@@ -17,8 +17,7 @@ interface KeyView {
 export function keysCommand(io: CliIo): Command {
   const keys = new Command('keys').description('create, list and revoke application keys (needs the service token)');
 
-  keys
-    .command('create')
+  addClientOptions(keys.command('create'))
     .description('create an application key for an owner; its secret is printed once')
     .requiredOption('--owner <owner>', 'the owner the key is bound to')
     .addOption(new Option('--scope <scope>', 'what the key may do').choices(['admin', 'ci']).makeOptionMandatory())
@@ -32,8 +31,7 @@ export function keysCommand(io: CliIo): Command {
       io.stderr(`created ${key.scope} key ${key.id} ("${key.name}") for ${key.owner}; store the secret above now, it is never shown again\n`);
     });
 
-  keys
-    .command('list')
+  addClientOptions(keys.command('list'))
     .description('list application keys, without their secrets')
     .option('--owner <owner>', 'only the keys of this owner')
     .option('--json', 'print the API answer as JSON')
@@ -44,8 +42,7 @@ export function keysCommand(io: CliIo): Command {
       printTable(io, ['ID', 'OWNER', 'SCOPE', 'NAME', 'CREATED', 'REVOKED'], list.map((k) => [k.id, k.owner, k.scope, k.name, k.created_at, k.revoked_at]));
     });
 
-  keys
-    .command('revoke')
+  addClientOptions(keys.command('revoke'))
     .description('revoke an application key')
     .argument('<id>', 'the key id (a uuid, from `keys list`)')
     .action(async (id: string, _options: unknown, command: Command) => {

@@ -1,15 +1,14 @@
 // `switchyard repos register`: a repository must be known before its first scope report or event.
 import { Command } from 'commander';
 import type { CliIo } from '../cli-io.ts';
-import { apiClient } from '../client-options.ts';
+import { addClientOptions, apiClient } from '../client-options.ts';
 import { printJson } from '../output.ts';
 import { parseRepository, repoPath } from '../repository-argument.ts';
 
 export function reposCommand(io: CliIo): Command {
   const repos = new Command('repos').description('register repositories (needs the service token)');
 
-  repos
-    .command('register')
+  addClientOptions(repos.command('register'))
     .description("register a repository; a new one starts with its owner's default products")
     .argument('<repository>', 'owner/repository')
     .option('--json', 'print {"repository", "created"} as JSON')

@@ -6,7 +6,7 @@ import { loadClientConfig } from '../../config.ts';
 import { scopesOfFiles, type ComputedScopes } from '../../domain/scopes/file-scopes.ts';
 import type { CliIo } from '../cli-io.ts';
 import { usageError } from '../cli-error.ts';
-import { apiClient } from '../client-options.ts';
+import { addClientOptions, apiClient } from '../client-options.ts';
 import { changedFiles, repositoryRoot, resolveCommit, type GitContext } from '../git-changes.ts';
 import { readGithubEvent, type PullRequestEvent } from '../github-event.ts';
 import { printJson } from '../output.ts';
@@ -82,7 +82,7 @@ export function scopesCommand(io: CliIo): Command {
       else printScopes(io, result);
     });
 
-  withComputeOptions(scopes.command('send'))
+  addClientOptions(withComputeOptions(scopes.command('send')))
     .description("send the scope report by commit for the pull request's head: the scopes given, or computed as by `scopes compute`")
     .argument('[repository]', 'owner/repository (default: the repository of GITHUB_EVENT_PATH)')
     .option('--sha <sha>', "the commit to report for (default: the pull request's head from GITHUB_EVENT_PATH, else --head)")
