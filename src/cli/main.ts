@@ -6,6 +6,7 @@ import type { CliIo } from './cli-io.ts';
 import { CliError, EXIT_USAGE } from './cli-error.ts';
 import { keysCommand } from './commands/keys.ts';
 import { logsCommand } from './commands/logs.ts';
+import { queueCommand } from './commands/queue.ts';
 import { reposCommand } from './commands/repos.ts';
 import { scopesCommand } from './commands/scopes.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -21,7 +22,7 @@ export function buildProgram(io: CliIo): Command {
     .showHelpAfterError('(add --help for usage)')
     // Options belong to the command they follow: `logs aggregate R --json` is aggregate's --json.
     .enablePositionalOptions();
-  for (const command of [serveCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io), logsCommand(io)]) program.addCommand(command);
+  for (const command of [serveCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io), logsCommand(io), queueCommand(io)]) program.addCommand(command);
   // Every command, at any depth, writes through io and throws instead of exiting.
   const configure = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
