@@ -156,7 +156,7 @@ describe('the Dockerfile, carried out without Docker', () => {
           return false;
         }
       };
-      const deadline = Date.now() + 90_000;
+      const deadline = Date.now() + 300_000; // a first start of the embedded store, on a busy machine
       while (!healthy()) {
         if (Date.now() > deadline) throw new Error(`never healthy:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 500));
