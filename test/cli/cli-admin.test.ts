@@ -3,7 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { backends } from '../support/backends.ts';
+import { backends, postgresAvailable, privateSchemaUrl } from '../support/backends.ts';
+import { loadMigrations } from '../../src/storage/migrate.ts';
 import { SERVICE_TOKEN, startTestApp, type TestApp } from '../support/test-app.ts';
 import { cli, cliFor } from '../support/cli-runner.ts';
 import { freePort } from '../support/switchyard-process.ts';
@@ -103,11 +104,31 @@ describe('switchyard without a server, or misused', () => {
     assert.deepEqual([badRepo.code, badRepo.stderr], [2, 'switchyard: "acme" is not a repository: give it as owner/repository\n']);
     const badUrl = await cli(['keys', 'list', '--url', 'ftp://x']);
     assert.equal(badUrl.code, 2);
-    for (const path of [[], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['repos', 'register'], ['scopes', 'compute'], ['scopes', 'send'], ['serve']]) {
+    const commands = [[], ['serve'], ['migrate'], ['export'], ['import'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['repos', 'register'], ['scopes', 'compute'], ['scopes', 'send'], ['logs'], ['logs', 'aggregate']];
+    for (const verb of ['status', 'show', 'add', 'remove', 'pause', 'unpause']) commands.push(['queue', verb]);
+    for (const path of commands) {
       const help = await cli([...path, '--help']);
       assert.equal(help.code, 0, path.join(' '));
       assert.match(help.stdout, /^Usage: switchyard/, path.join(' '));
     }
+  });
+
+  test('migrate applies what the store lacks, then nothing; a bad setting is a usage error', async () => {
+    const versions = (await loadMigrations()).map((m) => m.version);
+    const memory = await cli(['migrate', '--json'], { env: { SWITCHYARD_DATA_DIR: 'memory://' } });
+    assert.equal(memory.code, 0, memory.stderr);
+    assert.deepEqual(JSON.parse(memory.stdout), { applied: versions });
+    if (await postgresAvailable()) {
+      const { url, drop } = await privateSchemaUrl();
+      try {
+        assert.equal((await cli(['migrate'], { env: { DATABASE_URL: url } })).stdout, `applied migrations ${versions.join(', ')}\n`);
+        assert.equal((await cli(['migrate'], { env: { DATABASE_URL: url } })).stdout, 'the schema is up to date\n');
+      } finally {
+        await drop();
+      }
+    }
+    const bad = await cli(['migrate'], { env: { DATABASE_URL: 'mysql://x' } });
+    assert.deepEqual([bad.code, bad.stderr], [2, 'switchyard: configuration error: DATABASE_URL must use postgres or postgresql, got "mysql"\n']);
   });
 
   test('the installed bin runs in one process and prints its help', async () => {

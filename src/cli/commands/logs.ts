@@ -2,7 +2,7 @@
 // a terminal histogram, the facets) over the activity-log API.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, Option } from 'commander';
-import type { ApiClient } from '../api-client.ts';
+import type { ApiClient, QueryValue } from '../api-client.ts';
 import type { CliIo } from '../cli-io.ts';
 import { usageError } from '../cli-error.ts';
 import { addClientOptions, apiClient } from '../client-options.ts';
@@ -35,9 +35,9 @@ const positive = (name: string, text: string, max: number) => {
 };
 
 /** Events newest first, up to `limit`, following the `next` links. */
-async function newestEvents(client: ApiClient, path: string, query: Record<string, unknown>, limit: number): Promise<LogEvent[]> {
+async function newestEvents(client: ApiClient, path: string, query: Record<string, QueryValue>, limit: number): Promise<LogEvent[]> {
   const events: LogEvent[] = [];
-  let response = await client.request('GET', path, { query: { ...query, per_page: String(Math.min(100, limit)) } as never });
+  let response = await client.request('GET', path, { query: { ...query, per_page: Math.min(100, limit) } });
   for (;;) {
     events.push(...(response.body as unknown as { events: LogEvent[] }).events);
     const next = linkTarget(response.headers.get('link'), 'next');
@@ -59,7 +59,7 @@ const byArrival = (a: LogEvent, b: LogEvent) => Date.parse(a.received_at) - Date
 const FOLLOW_OVERLAP_MS = 60_000;
 
 /** Prints new events as they arrive, oldest first, until io.signal aborts. */
-async function follow(io: CliIo, client: ApiClient, path: string, query: Record<string, unknown>, shown: LogEvent[], options: ListOptions): Promise<void> {
+async function follow(io: CliIo, client: ApiClient, path: string, query: Record<string, QueryValue>, shown: LogEvent[], options: ListOptions): Promise<void> {
   const intervalMs = positive('--interval', options.interval, 3600) * 1000;
   const seen = new Map(shown.map((e) => [String(e.id), Date.parse(e.received_at)]));
   let newest = Math.max(Date.now() - FOLLOW_OVERLAP_MS, ...seen.values());

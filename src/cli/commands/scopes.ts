@@ -35,7 +35,7 @@ function withComputeOptions(command: Command): Command {
     .option('--head <ref>', "the change's last commit (default: the pull request's head from GITHUB_EVENT_PATH, else HEAD)")
     .option('--scopes-file <path>', 'YAML or JSON with scopes.source.files and scopes.barrier_files (default: .mergify.yml, .mergify/config.yml or .github/mergify.yml at the repository root)')
     .option('-C, --repo-dir <dir>', 'the git working tree (default: the current directory)')
-    .option('--json', 'print {"scopes", "all_scopes", "barrier_files"} as JSON');
+    .option('--json', 'print the result as JSON');
 }
 
 async function githubEvent(io: CliIo): Promise<PullRequestEvent | undefined> {
