@@ -161,6 +161,8 @@ describe('the Dockerfile, carried out without Docker', () => {
         if (Date.now() > deadline) throw new Error(`never healthy:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
+      // The health check ran synchronously: let the server's log lines arrive before reading them.
+      while (!output.includes('switchyard ready') && server.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
       assert.match(output, new RegExp(`Server listening at http://0\\.0\\.0\\.0:${port}`));
     } finally {
       server.kill('SIGTERM');
