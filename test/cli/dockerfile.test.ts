@@ -163,7 +163,8 @@ describe('the Dockerfile, carried out without Docker', () => {
       }
       // The health check ran synchronously: let the server's log lines arrive before reading them.
       while (!output.includes('switchyard ready') && server.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.match(output, new RegExp(`Server listening at http://0\\.0\\.0\\.0:${port}`));
+      // On 0.0.0.0 Fastify names each address it listens on, loopback among them.
+      assert.match(output, new RegExp(`Server listening at http://127\\.0\\.0\\.1:${port}`));
     } finally {
       server.kill('SIGTERM');
     }
