@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
     store,
-    hosting: new HostingApi(config.hostingApiUrl),
+    hosting: new HostingApi(config.hostingApiUrl, { verificationsPerMinute: config.tokenVerificationsPerMinute }),
   });
   if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
 

@@ -17,10 +17,10 @@ after(() => hosting.stop());
 
 test('an answer is reused for 60 s per token, then asked again', async () => {
   let now = 1_000_000;
-  const api = new HostingApi(hosting.url, undefined, () => now); // the default TTL, DESIGN §3's 60 s
+  const api = new HostingApi(hosting.url, { now: () => now }); // the default TTL, DESIGN §3's 60 s
   const asked = () => hosting.requests.filter((url) => url === '/user').length;
   const before = asked();
-  assert.deepEqual(await api.user('token-eve'), { login: 'eve', id: 5 });
+  assert.deepEqual(await api.user('token-eve'), { login: 'eve', id: 5n });
   now += 59_999;
   await api.user('token-eve');
   assert.equal(asked() - before, 1, 'within 60 s: cached');
@@ -48,7 +48,7 @@ test('a platform that refuses connections is hosting_unavailable, and the failur
   const back = await new FakeHosting().start(port);
   try {
     back.users.set('token-eve', { login: 'eve', id: 5 });
-    assert.deepEqual(await api.user('token-eve'), { login: 'eve', id: 5 });
+    assert.deepEqual(await api.user('token-eve'), { login: 'eve', id: 5n });
   } finally {
     await back.stop();
   }
