@@ -19,6 +19,8 @@ export interface LoggedRequest {
   /** login of the caller (a user, an app's bot, or `app:<slug>` for a JWT) */
   caller: string | null;
   body: Record<string, unknown> | undefined;
+  /** when it arrived (Date.now(), the machine's clock) */
+  receivedAt: number;
 }
 
 export interface RawRequest {
@@ -57,7 +59,7 @@ export class PlatformServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
-    const entry: LoggedRequest = { seq: this.log.length + 1, method, url, status: 0, caller: null, body: undefined };
+    const entry: LoggedRequest = { seq: this.log.length + 1, method, url, status: 0, caller: null, body: undefined, receivedAt: Date.now() };
     this.log.push(entry);
     try {
       const result = await this.answer(req, entry);
@@ -116,6 +118,7 @@ export class PlatformServer {
   private send(res: ServerResponse, result: RouteResult): void {
     const reset = String(Math.floor(this.core.now().getTime() / 1000) + 3600);
     const headers: Record<string, string> = {
+      date: this.core.now().toUTCString(),
       'x-github-request-id': randomUUID(),
       'x-ratelimit-limit': '5000',
       'x-ratelimit-remaining': '4999',
