@@ -24,9 +24,10 @@ export async function moveBranch(core: PlatformCore, repo: RepositoryRecord, bra
   const before = await repo.git.refSha(ref);
   if (move.expected !== undefined && before !== move.expected) return 'stale';
   if (sha === null && before === null) return 'missing';
-  const forced = before !== null && sha !== null && !(await repo.git.isAncestor(before, sha));
+  const change = sha === null ? { added: [], dropsCommits: false } : before ? await repo.git.move(before, sha) : { added: await repo.git.log([sha, '--not', '--branches']), dropsCommits: false };
+  const forced = change.dropsCommits;
   if (forced && !move.force) return 'not_fast_forward';
-  const landed = sha === null ? [] : await repo.git.log(before ? [sha, `^${before}`, '-2000'] : [sha, '--not', '--branches']);
+  const landed = change.added;
   const swapped = sha === null ? await repo.git.deleteRef(ref, before!) : await repo.git.compareAndSwapRef(ref, sha, before);
   if (!swapped) return 'stale';
   core.emit('push', repo, move.actor, pushFields(core, repo, branch, before, sha, forced, landed, move.actor));

@@ -171,11 +171,24 @@ export class GitRepository {
 
   /** Commits reachable from `args` (rev-list arguments), newest first. */
   async log(args: string[]): Promise<CommitInfo[]> {
-    const format = '%H%x00%T%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x1e';
+    return (await this.sidedLog(args)).map(({ commit }) => commit);
+  }
+
+  /**
+   * What moving a ref from `before` to `after` does, in one process: the commits it adds
+   * (newest first), and whether it drops any (then it is not a fast-forward).
+   */
+  async move(before: string, after: string): Promise<{ added: CommitInfo[]; dropsCommits: boolean }> {
+    const sided = await this.sidedLog(['--left-right', `${before}...${after}`]);
+    return { added: sided.filter((c) => c.side === '>').map((c) => c.commit), dropsCommits: sided.some((c) => c.side === '<') };
+  }
+
+  private async sidedLog(args: string[]): Promise<{ side: string; commit: CommitInfo }[]> {
+    const format = '%m%x00%H%x00%T%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x1e';
     const out = await this.git(['log', `--format=${format}`, ...args, '--']);
     return out.split('\x1e').map((record) => record.replace(/^\n/, '')).filter(Boolean).map((record) => {
-      const [sha, tree, parents, an, ae, at, cn, ce, ct, message] = record.split('\0') as string[];
-      return {
+      const [side, sha, tree, parents, an, ae, at, cn, ce, ct, message] = record.split('\0') as string[];
+      const commit = {
         sha: sha!,
         tree: tree!,
         parents: parents ? parents.split(' ') : [],
@@ -183,6 +196,7 @@ export class GitRepository {
         author: { name: an!, email: ae!, date: new Date(Number(at) * 1000) },
         committer: { name: cn!, email: ce!, date: new Date(Number(ct) * 1000) },
       };
+      return { side: side!, commit };
     });
   }
 

@@ -35,7 +35,8 @@ export function mergePull(core: PlatformCore, repo: RepositoryRecord, pr: PullRe
     if (request.sha !== undefined && request.sha.toLowerCase() !== pr.headSha) return refuse(409, 'Head branch was modified. Review and try the merge again.');
     const base = await repo.git.refSha(`refs/heads/${pr.baseRef}`);
     if (!base) return refuse(405, 'Pull Request is not mergeable');
-    const commits = (await repo.git.log([pr.headSha, `^${base}`, '--reverse'])).map((c) => c.message);
+    // Only a squash without a message of its own lists the head's commits in its message.
+    const commits = request.method === 'squash' && request.message === undefined ? (await repo.git.log([pr.headSha, `^${base}`, '--reverse'])).map((c) => c.message) : [];
     const author = request.method === 'squash' ? core.signature(pr.user) : core.signature(actor);
     const landed = await land(repo.git, request.method, { base, head: pr.headSha, message: mergeMessage(repo, pr, request, commits), author, committer: webFlow(core) });
     if (!landed) return refuse(405, request.method === 'rebase' ? 'This branch can\'t be rebased' : 'Pull Request is not mergeable');

@@ -33,7 +33,11 @@ const ISOLATED_ENV = {
   LC_ALL: 'C',
 };
 
+/** How many git processes were started (benchmarks count them: a machine-independent cost). */
+export const gitProcesses = { started: 0 };
+
 export function runGit(gitDir: string, args: readonly string[], options: GitOptions = {}): Promise<GitRun> {
+  gitProcesses.started += 1;
   return new Promise((resolve, reject) => {
     const child = spawn('git', options.cwd ? args : ['--git-dir', gitDir, ...args], {
       cwd: options.cwd ?? gitDir,
