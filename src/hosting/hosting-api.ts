@@ -54,7 +54,7 @@ export class HostingApi {
     this.cache = new AnswerCache(MAX_ENTRIES, now);
     this.budget = new VerificationBudget(options.verificationsPerMinute ?? 30, MAX_ENTRIES, now);
     // A person is waiting: one quick retry of a server error, no waiting out a rate limit.
-    this.octokit = createOctokit(baseUrl, undefined, { timeoutMs: this.deadlineMs / 2, retries: 1, retryBaseMs: 100, rateLimitRetries: 0, ...options.tuning });
+    this.octokit = createOctokit(baseUrl, undefined, { id: 'token-verification', timeoutMs: this.deadlineMs / 2, retries: 1, retryBaseMs: 100, rateLimitRetries: 0, ...options.tuning });
   }
 
   /**

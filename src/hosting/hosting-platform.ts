@@ -3,12 +3,13 @@
 // base that is not a fast-forward) come back as values; only failures to get an answer throw,
 // as HostingFailure (hosting-failure.ts). Rate limits, retries and timeouts are Octokit's
 // (octokit-client.ts); credentials, per repository (repository-clients.ts).
+import type { HostingCredentials } from '../config.ts';
 import { int64Of, invalid, objectOf, oneOf, shaOf } from './answer-fields.ts';
 import { HostingFailure, toHostingFailure } from './hosting-failure.ts';
 import type { BranchCreation, BranchMerge, CheckRun, CollaboratorPermission, CombinedStatus, Comparison, MergeMethod, PullBranchUpdate, PullMerge, PullRequest, RefMove, RepositoryRef } from './hosting-types.ts';
-import type { HostingOctokit } from './octokit-client.ts';
+import type { ClientTuning, HostingOctokit } from './octokit-client.ts';
 import { readCheckRun, readCombinedStatus, readComparison, readPullRequest } from './read-answers.ts';
-import type { RepositoryClients } from './repository-clients.ts';
+import { RepositoryClients } from './repository-clients.ts';
 
 interface Reply {
   status: number;
@@ -20,6 +21,11 @@ const MAX_PAGES = 50;
 
 export class HostingPlatform {
   constructor(private readonly clients: RepositoryClients) {}
+
+  /** The client for the configured credentials (config.ts `hostingCredentials`). */
+  static connect(baseUrl: string, credentials: HostingCredentials, tuning: ClientTuning = {}): HostingPlatform {
+    return new HostingPlatform(new RepositoryClients(baseUrl, credentials, tuning));
+  }
 
   async pullRequest(repo: RepositoryRef, number: bigint): Promise<PullRequest | null> {
     const reply = await this.call(repo, 'GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: String(number) }, [404]);

@@ -11,6 +11,8 @@ const PluggedOctokit = Octokit.plugin(retry, throttling);
 export type HostingOctokit = InstanceType<typeof PluggedOctokit>;
 
 export interface ClientTuning {
+  /** the throttling plugin's limiter key: clients with one id share its limit of 10 requests at once */
+  id?: string;
   /** one attempt's limit, milliseconds (default 10 s) */
   timeoutMs?: number;
   /** retries of a server error or lost connection (default 3) */
@@ -70,6 +72,7 @@ export function createOctokit(baseUrl: string, auth: ClientAuth, tuning: ClientT
     request: { fetch: fetchWithTimeout(tuning.timeoutMs ?? 10_000) },
     retry: { retries: tuning.retries ?? 3, retryAfterBaseValue: tuning.retryBaseMs ?? 1000, doNotRetry: DO_NOT_RETRY },
     throttle: {
+      id: tuning.id ?? 'switchyard',
       retryAfterBaseValue: tuning.rateLimitSecondMs ?? 1000,
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: tuning.writeIntervalMs ?? 1000 }),
       onRateLimit: waitOut,

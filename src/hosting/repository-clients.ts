@@ -42,11 +42,6 @@ export class RepositoryClients {
     return { octokit: client, refresh: async () => void (await client.auth({ type: 'installation', refresh: true })) };
   }
 
-  /** Forgets a repository's installation (the app was uninstalled or moved). */
-  forget(repo: RepositoryRef): void {
-    this.installations.delete(key(repo));
-  }
-
   private installationOf(repo: RepositoryRef): Promise<bigint> {
     const cached = this.installations.get(key(repo));
     if (cached) return cached;

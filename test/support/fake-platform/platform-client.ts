@@ -3,11 +3,10 @@
 import type { HostingCredentials } from '../../../src/config.ts';
 import { HostingPlatform } from '../../../src/hosting/hosting-platform.ts';
 import type { ClientTuning } from '../../../src/hosting/octokit-client.ts';
-import { RepositoryClients } from '../../../src/hosting/repository-clients.ts';
 import type { FakePlatform } from './fake-platform.ts';
 
 export const FAST_TUNING: ClientTuning = { writeIntervalMs: 0, retryBaseMs: 10, rateLimitSecondMs: 50, timeoutMs: 5_000 };
 
 export function hostingClientFor(platform: FakePlatform, credentials: HostingCredentials, tuning: ClientTuning = {}): HostingPlatform {
-  return new HostingPlatform(new RepositoryClients(platform.url, credentials, { ...FAST_TUNING, ...tuning }));
+  return HostingPlatform.connect(platform.url, credentials, { ...FAST_TUNING, ...tuning });
 }
