@@ -6,7 +6,7 @@
 import type { HostingCredentials } from '../config.ts';
 import { int64Of, invalid, objectOf, oneOf, shaOf } from './answer-fields.ts';
 import { HostingFailure, toHostingFailure } from './hosting-failure.ts';
-import type { BranchCreation, BranchMerge, CheckRun, CollaboratorPermission, CombinedStatus, Comparison, MergeMethod, PullBranchUpdate, PullMerge, PullRequest, RefMove, RepositoryRef } from './hosting-types.ts';
+import type { BranchCreation, BranchMerge, CheckRun, CollaboratorPermission, CombinedStatus, Comparison, PlatformMergeMethod, PullBranchUpdate, PullMerge, PullRequest, RefMove, RepositoryRef } from './hosting-types.ts';
 import type { ClientTuning, HostingOctokit } from './octokit-client.ts';
 import { readCheckRun, readCombinedStatus, readComparison, readPullRequest } from './read-answers.ts';
 import { RepositoryClients } from './repository-clients.ts';
@@ -96,7 +96,7 @@ export class HostingPlatform {
   }
 
   /** Merges a pull request only if its head is still `sha` (the head that was checked). */
-  async mergePullRequest(repo: RepositoryRef, number: bigint, merge: { sha: string; method: MergeMethod; title?: string; message?: string }): Promise<PullMerge> {
+  async mergePullRequest(repo: RepositoryRef, number: bigint, merge: { sha: string; method: PlatformMergeMethod; title?: string; message?: string }): Promise<PullMerge> {
     const params = { pull_number: String(number), sha: merge.sha, merge_method: merge.method, ...(merge.title === undefined ? {} : { commit_title: merge.title }), ...(merge.message === undefined ? {} : { commit_message: merge.message }) };
     const reply = await this.call(repo, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', params, [405, 409, 422]);
     if (reply.status === 409) return { kind: 'head_moved' };

@@ -73,4 +73,5 @@ export interface CombinedStatus {
 /** A collaborator's permission, as GitHub sums it up. */
 export type CollaboratorPermission = 'admin' | 'write' | 'read' | 'none';
 
-export type MergeMethod = 'merge' | 'squash' | 'rebase';
+/** How the platform merges one pull request (the queue's fast-forward moves the base ref instead). */
+export type PlatformMergeMethod = 'merge' | 'squash' | 'rebase';
