@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { FakePlatform } from '../test/support/fake-platform/fake-platform.ts';
 import { hostingClientFor } from '../test/support/fake-platform/platform-client.ts';
-import { gitProcesses } from '../test/support/fake-platform/run-git.ts';
+import { gitProcesses, runGit } from '../test/support/fake-platform/run-git.ts';
 import { writeJsonResults } from './json-results.ts';
 
 const { values: args } = parseArgs({ options: { pulls: { type: 'string', default: '20' }, rounds: { type: 'string', default: '5' }, json: { type: 'string' } } });
@@ -53,10 +53,19 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** What one git process costs on this machine now: the unit the steps below are made of. */
+async function gitProcessMs(): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < 20; i++) await runGit('/', ['--version'], { cwd: '/' });
+  return (performance.now() - start) / 20;
+}
+
 const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
+const spawnBefore = await gitProcessMs();
 const rounds: Record<string, Step>[] = [];
 for (let i = 0; i < ROUNDS; i++) rounds.push(await round());
 const loadAfter = loadavg().map((l) => l.toFixed(2)).join(' ');
+const spawnAfter = await gitProcessMs();
 
 const labels: Record<string, string> = {
   repo: 'create a repository',
@@ -74,6 +83,7 @@ for (const [key, label] of Object.entries(labels)) {
 }
 const total = median(rounds.map((r) => r.repo!.ms + r.sequential!.ms));
 console.log(`repository + ${PULLS} pull requests (one after another): ${total.toFixed(0)} ms`);
+console.log(`one git process (git --version) took ${spawnBefore.toFixed(1)} ms before and ${spawnAfter.toFixed(1)} ms after`);
 await writeJsonResults(args.json, 'fake-platform-setup', [
   { backend: 'none', case: `repository + ${PULLS} pull requests`, metrics: { 'sequential ms': total, 'parallel ms': median(rounds.map((r) => r.repo!.ms + r.parallel!.ms)), [`merge ${PULLS} ms`]: median(rounds.map((r) => r.merged!.ms)) } },
 ]);
