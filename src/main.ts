@@ -75,7 +75,7 @@ export async function startServer(config: Config): Promise<void> {
   const app = await buildApp({
     config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
     store,
-    hosting: new HostingApi(config.hostingApiUrl),
+    hosting: new HostingApi(config.hostingApiUrl, { verificationsPerMinute: config.tokenVerificationsPerMinute }),
     logger: log,
   });
   if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
