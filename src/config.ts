@@ -1,5 +1,7 @@
 // The only reader of process.env: every setting of DESIGN.md §1, validated once and frozen.
 // A bad value throws ConfigError, whose message is the one line start-up prints.
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 export class ConfigError extends Error {}
 
@@ -14,10 +16,16 @@ export interface Config {
   readonly serviceToken: string | undefined;
   readonly webhookSecret: string | undefined;
   readonly hostingApiUrl: string;
+  /** how the merge queue acts on the hosting platform (DESIGN.md §10); none when not set */
+  readonly hostingCredentials: HostingCredentials | undefined;
+  /** hosting tokens one client address may have verified per minute */
+  readonly tokenVerificationsPerMinute: number;
   readonly publicUrl: string | undefined;
   readonly retentionDays: number;
   readonly logLevel: LogLevel;
 }
+
+export type HostingCredentials = { kind: 'token'; token: string } | { kind: 'app'; appId: string; privateKey: string };
 
 type Env = Record<string, string | undefined>;
 
@@ -55,6 +63,43 @@ function secret(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** PEM text (newlines possibly written as \\n, as .env files do), or the path of a PEM file. */
+function privateKey(raw: string): string {
+  const name = 'SWITCHYARD_GITHUB_APP_PRIVATE_KEY';
+  let pem = raw.replace(/\\n/g, '\n');
+  if (!pem.includes('-----BEGIN')) {
+    try {
+      pem = readFileSync(raw, 'utf8');
+    } catch {
+      // Not echoed: a key pasted without its BEGIN line would be printed whole.
+      throw new ConfigError(`${name} must be a PEM private key or the path of a readable file holding one (the value given is neither; not shown)`);
+    }
+  }
+  try {
+    createPrivateKey(pem);
+  } catch {
+    throw new ConfigError(`${name} is not a valid PEM private key (not shown)`);
+  }
+  return pem;
+}
+
+function hostingCredentials(env: Env): HostingCredentials | undefined {
+  const token = env.SWITCHYARD_HOSTING_TOKEN || undefined;
+  const appId = env.SWITCHYARD_GITHUB_APP_ID || undefined;
+  const key = env.SWITCHYARD_GITHUB_APP_PRIVATE_KEY || undefined;
+  if (token !== undefined && (appId !== undefined || key !== undefined)) {
+    throw new ConfigError('SWITCHYARD_HOSTING_TOKEN and SWITCHYARD_GITHUB_APP_ID/SWITCHYARD_GITHUB_APP_PRIVATE_KEY are exclusive: set a token or a GitHub App, not both');
+  }
+  if (token !== undefined) {
+    if (/\s/.test(token)) throw new ConfigError('SWITCHYARD_HOSTING_TOKEN must have no white space');
+    return { kind: 'token', token };
+  }
+  if (appId === undefined && key === undefined) return undefined;
+  if (appId === undefined || !/^[1-9][0-9]{0,18}$/.test(appId)) throw new ConfigError(`SWITCHYARD_GITHUB_APP_ID must be the app's numeric id${appId === undefined ? ' (SWITCHYARD_GITHUB_APP_PRIVATE_KEY is set)' : `, got "${appId}"`}`);
+  if (key === undefined) throw new ConfigError('SWITCHYARD_GITHUB_APP_PRIVATE_KEY must be set with SWITCHYARD_GITHUB_APP_ID');
+  return { kind: 'app', appId, privateKey: privateKey(key) };
+}
+
 function logLevel(env: Env): LogLevel {
   const raw = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -74,8 +119,31 @@ export function loadConfig(env: Env = process.env): Config {
     serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
     hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',
+    hostingCredentials: hostingCredentials(env),
+    tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),
     publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),
     retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
     logLevel: logLevel(env),
+  });
+}
+
+/** What the command line (src/cli/) reads of the environment: where the API is and how to call it. */
+export interface ClientConfig {
+  /** SWITCHYARD_URL: the API's base, without /v1. */
+  readonly url: string;
+  /** SWITCHYARD_TOKEN: the bearer token to send. */
+  readonly token: string | undefined;
+  /** SWITCHYARD_DATA_DIR: where a local server keeps its generated service token. */
+  readonly dataDir: string;
+  /** GITHUB_EVENT_PATH: GitHub Actions' event payload (a pull request's head and base). */
+  readonly githubEventPath: string | undefined;
+}
+
+export function loadClientConfig(env: Env = process.env): ClientConfig {
+  return Object.freeze({
+    url: url(env, 'SWITCHYARD_URL', ['http', 'https']) ?? 'http://127.0.0.1:8080',
+    token: env.SWITCHYARD_TOKEN || undefined,
+    dataDir: env.SWITCHYARD_DATA_DIR || './data',
+    githubEventPath: env.GITHUB_EVENT_PATH || undefined,
   });
 }

@@ -21,8 +21,10 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, detail: 'The request body is larger than this endpoint accepts.' },
   unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },
   validation_failed: { status: 422, detail: 'The request is invalid.' },
+  token_verifications_limited: { status: 429, detail: 'Too many unknown tokens were sent from this address; retry later.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
   hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },
+  hosting_invalid_answer: { status: 503, detail: 'The hosting platform API answered with something invalid; retry shortly.' },
   internal_error: { status: 500, detail: 'Internal error; it has been logged.' },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
@@ -37,6 +39,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     detail?: string,
+    /** sent as Retry-After (a 503 without it gets RETRY_AFTER_SECONDS) */
+    readonly retryAfterSeconds?: number,
   ) {
     const entry = errorCatalogue[code];
     super(detail ?? entry.detail);

@@ -1,12 +1,21 @@
-// Client of the hosting platform's API (GitHub-compatible), used to verify hosting-platform
-// tokens (DESIGN.md §3). Answers, refusals included, are cached 60 s per token and URL; an
-// unreachable API or a 5xx is never cached and surfaces as 503.
+// Verifies hosting-platform tokens (DESIGN.md §3) on Octokit: the token's user, its permissions
+// on a repository, its organisation memberships. Only definite answers are cached, per token and
+// path: a success for 60 s, a refusal (401 bad credentials, 404) for 10 s. Rate limits, server
+// errors and lost connections are never cached and surface as 503; an answer that is not a
+// valid identity (an id beyond 64 bits, a login GitHub would not issue) is a 503 too, never a
+// value passed on. Tokens not in the cache are budgeted per client address (verification-budget.ts).
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import { AnswerCache } from './answer-cache.ts';
+import { int64Of, loginOf, objectOf } from './answer-fields.ts';
+import { hostingFailureAsApiError, toHostingFailure } from './hosting-failure.ts';
+import { createOctokit, type ClientTuning, type HostingOctokit } from './octokit-client.ts';
+import { VerificationBudget } from './verification-budget.ts';
 
 export interface HostingUser {
   login: string;
-  id: number;
+  /** 64-bit: exact as the platform gave it */
+  id: bigint;
 }
 
 export interface RepositoryPermissions {
@@ -14,35 +23,61 @@ export interface RepositoryPermissions {
   pull: boolean;
 }
 
-const MAX_ENTRIES = 10_000;
-const TIMEOUT_MS = 5_000;
-
-interface Entry {
-  expires: number;
-  value: Promise<unknown>;
+export interface HostingApiOptions {
+  /** how long a success is kept (default 60 s, DESIGN.md §3) */
+  ttlMs?: number;
+  /** how long a refusal (401, 404) is kept (default 10 s) */
+  refusalTtlMs?: number;
+  /** unknown-token verifications a client address may cause per minute (default 30) */
+  verificationsPerMinute?: number;
+  /** the whole of one verification, retries included (default 5 s) */
+  deadlineMs?: number;
+  now?: () => number;
+  tuning?: ClientTuning;
 }
 
+const MAX_ENTRIES = 10_000;
+
 export class HostingApi {
-  private readonly cache = new Map<string, Entry>();
+  private readonly cache: AnswerCache<unknown>;
+  private readonly budget: VerificationBudget;
+  private readonly octokit: HostingOctokit;
+  private readonly ttlMs: number;
+  private readonly refusalTtlMs: number;
+  private readonly deadlineMs: number;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly ttlMs = 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(baseUrl: string, options: HostingApiOptions = {}) {
+    const now = options.now ?? Date.now;
+    this.ttlMs = options.ttlMs ?? 60_000;
+    this.refusalTtlMs = options.refusalTtlMs ?? 10_000;
+    this.deadlineMs = options.deadlineMs ?? 5_000;
+    this.cache = new AnswerCache(MAX_ENTRIES, now);
+    this.budget = new VerificationBudget(options.verificationsPerMinute ?? 30, MAX_ENTRIES, now);
+    // A person is waiting: one quick retry of a server error, no waiting out a rate limit.
+    this.octokit = createOctokit(baseUrl, undefined, { id: 'token-verification', timeoutMs: this.deadlineMs / 2, retries: 1, retryBaseMs: 100, rateLimitRetries: 0, ...options.tuning });
+  }
 
-  /** The token's user, or null when the platform refuses the token. */
-  user(token: string): Promise<HostingUser | null> {
-    return this.get(token, '/user', (body) => {
-      const user = body as { login?: unknown; id?: unknown };
-      return typeof user.login === 'string' ? { login: user.login, id: Number(user.id) } : null;
-    });
+  /**
+   * The token's user, or null when the platform refuses the token. A token not in the cache is
+   * asked about only within `clientAddress`'s budget; a confirmed one gives it back.
+   */
+  async user(token: string, clientAddress?: string): Promise<HostingUser | null> {
+    const key = cacheKey(token, '/user');
+    const known = this.cache.get(key) ?? (this.cache.pending(key) && { value: await this.cache.pending(key) });
+    if (known) return known.value as HostingUser | null;
+    if (clientAddress !== undefined) {
+      const spent = this.budget.take(clientAddress);
+      if (!spent.granted) throw new ApiError('token_verifications_limited', undefined, spent.retryAfterSeconds);
+    }
+    const user = (await this.ask(token, '/user', readUser)) as HostingUser | null;
+    if (user && clientAddress !== undefined) this.budget.refund(clientAddress);
+    return user;
   }
 
   /** The token's permissions on a repository, or null when it cannot see it. */
   repositoryPermissions(token: string, owner: string, repository: string): Promise<RepositoryPermissions | null> {
-    return this.get(token, `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}`, (body) => {
-      const permissions = (body as { permissions?: Record<string, unknown> }).permissions ?? {};
+    return this.cached(token, `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}`, (body) => {
+      const permissions = objectOf(objectOf(body, 'repository').permissions ?? {}, 'repository permissions');
       return { admin: permissions.admin === true, pull: permissions.pull === true };
     });
   }
@@ -50,45 +85,38 @@ export class HostingApi {
   /** Whether the user administers the organisation `owner`. */
   async isOrganisationAdmin(token: string, owner: string, login: string): Promise<boolean> {
     const path = `/orgs/${encodeURIComponent(owner)}/memberships/${encodeURIComponent(login)}`;
-    const membership = await this.get(token, path, (body) => body as { role?: unknown; state?: unknown });
+    const membership = await this.cached(token, path, (body) => objectOf(body, 'membership'));
     return membership !== null && membership.role === 'admin' && (membership.state ?? 'active') === 'active';
   }
 
-  private get<T>(token: string, path: string, read: (body: unknown) => T): Promise<T | null> {
-    const key = `${createHash('sha256').update(token).digest('base64url')} ${path}`;
-    const hit = this.cache.get(key);
-    if (hit && hit.expires > this.now()) return hit.value as Promise<T | null>;
-    const value = this.fetchJson(token, path).then((body) => (body === null ? null : read(body)));
-    this.remember(key, value);
-    return value;
+  private async cached<T>(token: string, path: string, read: (body: unknown) => T): Promise<T | null> {
+    const key = cacheKey(token, path);
+    const known = this.cache.get(key);
+    if (known) return known.value as T | null;
+    return (await (this.cache.pending(key) ?? this.ask(token, path, read))) as T | null;
   }
 
-  private remember(key: string, value: Promise<unknown>): void {
-    this.cache.delete(key);
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, { expires: this.now() + this.ttlMs, value });
-    value.catch(() => this.cache.delete(key));
+  private ask<T>(token: string, path: string, read: (body: unknown) => T): Promise<unknown> {
+    return this.cache.ask(cacheKey(token, path), async () => {
+      try {
+        const response = await this.octokit.request(`GET ${path}`, { headers: { authorization: `token ${token}` }, request: { signal: AbortSignal.timeout(this.deadlineMs) } });
+        return { value: read(response.data), keepMs: this.ttlMs };
+      } catch (error) {
+        const failure = toHostingFailure(error);
+        if (failure.kind === 'unauthorized' || failure.kind === 'not_found') return { value: null, keepMs: this.refusalTtlMs };
+        // Any other refusal (a 403 that is not a rate limit, a 422) holds for this request only.
+        if (failure.kind === 'forbidden' || failure.kind === 'refused') return { value: null, keepMs: 0 };
+        throw hostingFailureAsApiError(failure);
+      }
+    });
   }
+}
 
-  private async fetchJson(token: string, path: string): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(this.baseUrl + path, {
-        headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'user-agent': 'switchyard' },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch {
-      throw new ApiError('hosting_unavailable');
-    }
-    if (response.status >= 500 || response.status === 429) throw new ApiError('hosting_unavailable');
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    try {
-      return await response.json();
-    } catch {
-      throw new ApiError('hosting_unavailable', 'The hosting platform API answered with invalid JSON; retry shortly.');
-    }
-  }
+function cacheKey(token: string, path: string): string {
+  return `${createHash('sha256').update(token).digest('base64url')} ${path}`;
+}
+
+function readUser(body: unknown): HostingUser {
+  const user = objectOf(body, 'user');
+  return { login: loginOf(user.login, 'user login'), id: int64Of(user.id, 'user id') };
 }

@@ -42,7 +42,7 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   const apiError = toApiError(error);
   if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
   else if (apiError.status >= 500) request.log.warn({ code: apiError.code, cause: (error as Error).message }, 'dependency unavailable');
-  if (apiError.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  if (apiError.retryAfterSeconds !== undefined || apiError.status === 503) reply.header('retry-after', String(apiError.retryAfterSeconds ?? RETRY_AFTER_SECONDS));
   const detail = apiError instanceof ValidationError ? apiError.issues : apiError.detail;
   return reply.code(apiError.status).type('application/json').send({ detail });
 }

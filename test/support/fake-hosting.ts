@@ -1,11 +1,14 @@
-// A small fake of the hosting platform's API (GitHub-compatible), served on loopback: the
-// endpoints Switchyard calls to verify hosting-platform tokens.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The fake hosting platform of the token-verification tests: the full fake platform
+// (fake-platform/), plus its first interface kept for the tests written against it — users
+// declared by token in `users` with their repository rights and organisations, answered on the
+// three endpoints Switchyard verifies tokens with, `requests` (the URLs asked) and `failWith`.
+import { json, message, type RouteResult } from './fake-platform/http-router.ts';
+import { FakePlatform } from './fake-platform/fake-platform.ts';
+import type { RawRequest } from './fake-platform/platform-server.ts';
 
 export interface FakeUser {
   login: string;
-  id: number;
+  id: number | bigint;
   /** "owner/repo" → permissions */
   repos?: Record<string, { admin: boolean; pull: boolean }>;
   /** organisations the user administers */
@@ -14,49 +17,43 @@ export interface FakeUser {
   memberships?: Record<string, { role: string; state: string }>;
 }
 
-export class FakeHosting {
+export class FakeHosting extends FakePlatform {
   readonly users = new Map<string, FakeUser>();
-  requests: string[] = [];
-  /** When set, every request answers this status. */
-  failWith: number | undefined;
-  private server: Server | undefined;
-  url = '';
 
-  /** Listens on `port` (any free one by default). */
-  async start(port = 0): Promise<this> {
-    this.server = createServer((req, res) => {
-      this.requests.push(req.url ?? '');
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (this.failWith) return send(this.failWith, { message: 'failing on purpose' });
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      const user = token ? this.users.get(token) : undefined;
-      if (!user) return send(401, { message: 'Bad credentials' });
-      this.route(user, req.url ?? '', send);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-    return this;
+  /** The URLs asked, in order. */
+  get requests(): string[] {
+    return this.requestLog.map((request) => request.url);
   }
 
-  private route(user: FakeUser, url: string, send: (status: number, body: unknown) => void): void {
-    if (url === '/user') return send(200, { login: user.login, id: user.id });
-    const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url);
+  /** When set, every request answers this status. */
+  get failWith(): number | undefined {
+    return this.failing;
+  }
+
+  set failWith(status: number | undefined) {
+    this.failing = status;
+    this.faults.clear();
+    if (status !== undefined) this.faults.add({ kind: { status, message: 'failing on purpose' } });
+  }
+
+  private failing: number | undefined;
+
+  protected override answerBeforeRouting(request: RawRequest): RouteResult | undefined {
+    const user = request.token === undefined ? undefined : this.users.get(request.token);
+    if (!user || request.method !== 'GET') return undefined;
+    if (request.path === '/user') return json(200, { login: user.login, id: user.id });
+    const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(request.path);
     if (repo) {
       const permissions = user.repos?.[`${decodeURIComponent(repo[1]!)}/${decodeURIComponent(repo[2]!)}`.toLowerCase()];
-      return permissions ? send(200, { permissions: { ...permissions, push: permissions.admin } }) : send(404, { message: 'Not Found' });
+      return permissions ? json(200, { permissions: { ...permissions, push: permissions.admin } }) : message(404, 'Not Found');
     }
-    const membership = /^\/orgs\/([^/]+)\/memberships\/([^/]+)$/.exec(url);
+    const membership = /^\/orgs\/([^/]+)\/memberships\/([^/]+)$/.exec(request.path);
     if (membership) {
       const org = decodeURIComponent(membership[1]!).toLowerCase();
-      const isAdmin = user.adminOf?.some((o) => o.toLowerCase() === org);
-      if (isAdmin) return send(200, { role: 'admin', state: 'active' });
+      if (user.adminOf?.some((o) => o.toLowerCase() === org)) return json(200, { role: 'admin', state: 'active' });
       const other = user.memberships?.[org];
-      return other ? send(200, other) : send(404, { message: 'Not Found' });
+      return other ? json(200, other) : message(404, 'Not Found');
     }
-    send(404, { message: 'Not Found' });
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return undefined;
   }
 }

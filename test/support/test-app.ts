@@ -1,4 +1,5 @@
-// Starts Switchyard on loopback over a test store, with a fake hosting API beside it.
+// Starts Switchyard on loopback over a test store, with the fake hosting platform beside it
+// (test/support/fake-platform/), whose webhooks go to the app.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { stringifyJson } from '../../src/json/exact-json.ts';
@@ -30,6 +31,13 @@ export interface TestResponse {
 export interface TestAppOptions {
   /** SWITCHYARD_PUBLIC_URL; unset by default, so links come from the request's host. */
   publicUrl?: string;
+  /**
+   * Unknown hosting tokens one client address may have verified per minute. Every test client
+   * is 127.0.0.1, so by default the budget is out of the way; the test of the budget sets it.
+   */
+  tokenVerificationsPerMinute?: number;
+  /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
+  hostingClock?: () => number;
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -39,11 +47,13 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const app = await buildApp({
     config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent' },
     store,
-    hosting: new HostingApi(hosting.url),
+    hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // What happens on the fake platform reaches the app as it would from GitHub: signed webhooks.
+  hosting.subscribe({ url: `${baseUrl}/v1/hooks/hosting`, secret: WEBHOOK_SECRET });
   return {
     app,
     store,

@@ -56,3 +56,37 @@ test('a DATABASE_URL that does not parse is not echoed: it may hold a password',
     (error: unknown) => error instanceof ConfigError && error.message.startsWith('DATABASE_URL') && !error.message.includes('s3cret'),
   );
 });
+
+test('hosting credentials: a token, or a GitHub App whose key is PEM text, PEM with \\n escapes, or a file', async () => {
+  const { generateKeyPairSync } = await import('node:crypto');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const pem = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  assert.equal(loadConfig({}).hostingCredentials, undefined);
+  assert.equal(loadConfig({}).tokenVerificationsPerMinute, 30);
+  assert.equal(loadConfig({ SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE: '120' }).tokenVerificationsPerMinute, 120);
+  assert.deepEqual(loadConfig({ SWITCHYARD_HOSTING_TOKEN: 'ghp_abc' }).hostingCredentials, { kind: 'token', token: 'ghp_abc' });
+  assert.deepEqual(loadConfig({ SWITCHYARD_GITHUB_APP_ID: '12345', SWITCHYARD_GITHUB_APP_PRIVATE_KEY: pem }).hostingCredentials, { kind: 'app', appId: '12345', privateKey: pem });
+  const escaped = pem.replace(/\n/g, '\\n');
+  assert.equal((loadConfig({ SWITCHYARD_GITHUB_APP_ID: '12345', SWITCHYARD_GITHUB_APP_PRIVATE_KEY: escaped }).hostingCredentials as { privateKey: string }).privateKey, pem);
+  const file = join(mkdtempSync(join(tmpdir(), 'switchyard-key-')), 'app.pem');
+  writeFileSync(file, pem, { mode: 0o600 });
+  assert.equal((loadConfig({ SWITCHYARD_GITHUB_APP_ID: '12345', SWITCHYARD_GITHUB_APP_PRIVATE_KEY: file }).hostingCredentials as { privateKey: string }).privateKey, pem);
+});
+
+test('bad hosting credentials stop start-up with one line that never shows the key', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ SWITCHYARD_HOSTING_TOKEN: 'ghp_a', SWITCHYARD_GITHUB_APP_ID: '1' }, /exclusive/],
+    [{ SWITCHYARD_HOSTING_TOKEN: 'two words' }, /^SWITCHYARD_HOSTING_TOKEN/],
+    [{ SWITCHYARD_GITHUB_APP_ID: 'abc', SWITCHYARD_GITHUB_APP_PRIVATE_KEY: '/nowhere' }, /^SWITCHYARD_GITHUB_APP_ID/],
+    [{ SWITCHYARD_GITHUB_APP_ID: '7' }, /^SWITCHYARD_GITHUB_APP_PRIVATE_KEY must be set/],
+    [{ SWITCHYARD_GITHUB_APP_PRIVATE_KEY: 'MIIEsecretsecret' }, /^SWITCHYARD_GITHUB_APP_ID/],
+    [{ SWITCHYARD_GITHUB_APP_ID: '7', SWITCHYARD_GITHUB_APP_PRIVATE_KEY: 'MIIEsecretsecret' }, /^SWITCHYARD_GITHUB_APP_PRIVATE_KEY/],
+    [{ SWITCHYARD_GITHUB_APP_ID: '7', SWITCHYARD_GITHUB_APP_PRIVATE_KEY: '-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretsecret\n-----END RSA PRIVATE KEY-----' }, /not a valid PEM/],
+    [{ SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE: '0' }, /^SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('secretsecret'), JSON.stringify(env));
+  }
+});

@@ -69,7 +69,7 @@ export function guard(deps: CredentialDeps, rights: Rights) {
   };
   return {
     onRequest: async (request: FastifyRequest, _reply: FastifyReply) => {
-      request.principal = await identify(bearerToken(request.headers.authorization), deps, ACCEPTS[rights]);
+      request.principal = await identify(bearerToken(request.headers.authorization), deps, ACCEPTS[rights], request.ip);
     },
     preParsing: async (request: FastifyRequest, _reply: FastifyReply) => {
       if (namesValid(request.params)) await checkRights(request);

@@ -41,7 +41,8 @@ export function credentialKind(token: string, serviceToken: string | undefined):
   return looksLikeApplicationKey(token) ? 'key' : 'hosting';
 }
 
-export async function identify(token: string, deps: CredentialDeps, accepts: readonly CredentialKind[]): Promise<Principal> {
+/** `clientAddress` is charged for hosting tokens the platform must be asked about (hosting-api.ts). */
+export async function identify(token: string, deps: CredentialDeps, accepts: readonly CredentialKind[], clientAddress?: string): Promise<Principal> {
   const kind = credentialKind(token, deps.serviceToken);
   if (kind === 'service') {
     if (!accepts.includes('service')) throw new ApiError('scheme_not_accepted');
@@ -55,7 +56,7 @@ export async function identify(token: string, deps: CredentialDeps, accepts: rea
     return { kind: keyKind, key };
   }
   if (!accepts.includes('hosting')) throw new ApiError('scheme_not_accepted');
-  const user = await deps.hosting.user(token);
+  const user = await deps.hosting.user(token, clientAddress);
   if (!user) throw new ApiError('invalid_credential');
   return { kind: 'hosting', token, user };
 }

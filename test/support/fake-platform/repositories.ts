@@ -1,0 +1,88 @@
+// The repositories of the fake platform: one bare git repository each under a temporary root,
+// and who may do what in it (owner, organisation admins and members, collaborators, apps).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Accounts } from './accounts.ts';
+import { covers } from './app-registry.ts';
+import { GitRepository, type FileChanges } from './git-repository.ts';
+import type { IdSequence } from './id-sequence.ts';
+import { serialiser, type Account, type Caller, type Permission, type RepositoryRecord } from './platform-model.ts';
+
+export interface NewRepository {
+  owner: Account;
+  name: string;
+  files?: FileChanges;
+  defaultBranch?: string;
+  private?: boolean;
+  /** Number of the first pull request (bigint, to test numbers above 2^53). */
+  firstNumber?: bigint;
+}
+
+export class Repositories {
+  private readonly byName = new Map<string, RepositoryRecord>();
+  private root: Promise<string> | undefined;
+
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly ids: IdSequence,
+    private readonly now: () => Date,
+  ) {}
+
+  async create(spec: NewRepository): Promise<RepositoryRecord> {
+    const key = `${spec.owner.login}/${spec.name}`.toLowerCase();
+    if (this.byName.has(key)) throw new Error(`repository ${key} exists`);
+    this.root ??= mkdtemp(join(tmpdir(), 'fake-platform-'));
+    const defaultBranch = spec.defaultBranch ?? 'main';
+    const git = await GitRepository.create(join(await this.root, `${key.replace('/', '__')}.git`), defaultBranch);
+    const repo: RepositoryRecord = {
+      id: this.ids.next(),
+      owner: spec.owner,
+      name: spec.name,
+      defaultBranch,
+      private: spec.private ?? true,
+      git,
+      collaborators: new Map(),
+      pulls: new Map(),
+      nextNumber: spec.firstNumber ?? 1n,
+      checkRuns: new Map(),
+      checkSuites: new Map(),
+      statuses: [],
+      comments: [],
+      lock: serialiser(),
+    };
+    const author = { name: spec.owner.login, email: `${spec.owner.login}@users.noreply.example`, date: this.now() };
+    const sha = await git.writeCommit({ parent: null, changes: spec.files ?? { 'README.md': `# ${spec.name}\n` }, message: 'Initial commit', author });
+    await git.compareAndSwapRef(`refs/heads/${defaultBranch}`, sha, null);
+    this.byName.set(key, repo);
+    return repo;
+  }
+
+  find(owner: string, name: string): RepositoryRecord | undefined {
+    return this.byName.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  all(): RepositoryRecord[] {
+    return [...this.byName.values()];
+  }
+
+  /** What `caller` may do in `repo`: an app installed on it writes; others by role. */
+  permission(repo: RepositoryRecord, caller: Caller | undefined): Permission | 'none' {
+    if (!caller || caller.kind === 'app') return 'none';
+    if (caller.kind === 'installation') return covers(caller.installation, repo) ? 'write' : 'none';
+    return this.permissionOf(repo, caller.account);
+  }
+
+  permissionOf(repo: RepositoryRecord, account: Account): Permission | 'none' {
+    if (repo.owner === account) return 'admin';
+    const given = repo.collaborators.get(account.login.toLowerCase());
+    if (given) return given;
+    const membership = repo.owner.type === 'Organization' ? this.accounts.membership(repo.owner.login, account.login) : undefined;
+    if (membership?.state === 'active') return membership.role === 'admin' ? 'admin' : 'read';
+    return repo.private ? 'none' : 'read';
+  }
+
+  async dispose(): Promise<void> {
+    if (this.root) await rm(await this.root, { recursive: true, force: true });
+  }
+}
