@@ -110,5 +110,20 @@ for (const [mode, batchSize] of cases) {
   console.log(`| ${mode} | ${size} | ${r.batches} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu50.toFixed(1)} | ${r.cpu99.toFixed(1)} | ${met ? 'yes' : 'NO'} |`);
   results.push({ backend: 'none', case: `${mode}, batch_size ${size}`, metrics: { 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU p99 ms': r.cpu99 }, verdict: met ? 'met' : 'missed' });
 }
-console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}; reference: ${referenceWork()}`);
+
+/** A fixed piece of work to scale the figures above by how busy the machine was. */
+function referenceWork(): string {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    Array.from({ length: 100_000 }, (_, n) => (n * 7919) % 100_003).sort((a, b) => a - b);
+    wall.push(performance.now() - start);
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  return `sorting 100,000 numbers took p50 ${percentile(wall, 50).toFixed(1)} ms wall, ${percentile(cpu, 50).toFixed(1)} ms CPU`;
+}
 await writeJsonResults(args.json, 'merge-queue-plan', results);
