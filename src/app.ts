@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
   const metrics = registerMetrics(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { bodyLimit: BODY_LIMIT });
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
   operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
