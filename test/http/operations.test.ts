@@ -55,7 +55,8 @@ for (const backend of await backends()) {
       const number = document.paths['/repos/{owner}/{repository}/pulls/{number}/scopes'].put.parameters.find((p: { name: string }) => p.name === 'number');
       assert.equal(number.schema.type, 'integer');
       assert.equal(number.schema.format, 'int64');
-      assert.match(response.text, /"maximum":9223372036854775807[,}]/, 'the int64 bound is written exactly');
+      assert.equal(number.schema.maximum, undefined, 'int64 states the bound; 2^63-1 as a JSON number reads back rounded up');
+      assert.equal(number.schema.minimum, 0);
       assert.equal(document.paths['/repos/{owner}/{repository}/pulls/{number}/scopes'].post.deprecated, true);
     });
 

@@ -1,6 +1,6 @@
 // The HTML of /docs: the API reference (Swagger UI over /v1/openapi.json, served from this
 // process) and the guides, under one header that links them all and the raw document.
-import { guideUrl, type Guide } from './guides.ts';
+import { guideUrl, renderGuide, type Guide } from './guides.ts';
 
 export const ASSETS = '/docs/assets';
 
@@ -52,5 +52,5 @@ export function referencePage(guides: readonly Guide[]): string {
 }
 
 export function guidePage(guide: Guide, guides: readonly Guide[]): string {
-  return page(`${guide.title} · Switchyard`, '', `${header(guides, guide.slug)}\n<main class="guide">\n${guide.html}</main>`);
+  return page(`${guide.title} · Switchyard`, '', `${header(guides, guide.slug)}\n<main class="guide">\n${renderGuide(guide, guides)}</main>`);
 }

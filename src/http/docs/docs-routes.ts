@@ -29,16 +29,18 @@ function html(reply: FastifyReply, body: string): FastifyReply {
 
 export function docsRoutes(app: FastifyInstance, guides: readonly Guide[]): void {
   const reference = referencePage(guides);
-  const pages = new Map(guides.map((guide) => [guide.slug, guidePage(guide, guides)]));
+  const bySlug = new Map(guides.map((guide) => [guide.slug, guide]));
+  const pages = new Map<string, string>();
   const assets = new Map<string, Promise<Buffer>>();
 
   app.get('/docs', hidden, async (_request, reply) => html(reply, reference));
   app.get('/docs/', hidden, async (_request, reply) => html(reply, reference));
 
   app.get<{ Params: { slug: string } }>('/docs/guides/:slug', hidden, async (request, reply) => {
-    const page = pages.get(request.params.slug);
-    if (page === undefined) throw new ApiError('route_not_found', `No guide named ${request.params.slug}.`);
-    return html(reply, page);
+    const guide = bySlug.get(request.params.slug);
+    if (guide === undefined) throw new ApiError('route_not_found', `No guide named ${request.params.slug}.`);
+    if (!pages.has(guide.slug)) pages.set(guide.slug, guidePage(guide, guides));
+    return html(reply, pages.get(guide.slug)!);
   });
 
   app.get<{ Params: { file: string } }>(`${ASSETS}/:file`, hidden, async (request, reply) => {

@@ -1,5 +1,6 @@
-// The guides of docs/*.md, rendered once as HTML pages of the reference: a link to another guide
-// (`events.md#sending-events`) becomes a link to its page, and headings get ids so such anchors land.
+// The guides of docs/*.md, as HTML pages of the reference: a link to another guide
+// (`events.md#sending-events`) becomes a link to its page, and headings get ids so such anchors
+// land. Read at start-up, rendered when first asked for (rendering all costs more than a start).
 import { readdir, readFile } from 'node:fs/promises';
 import { Marked, type Tokens } from 'marked';
 
@@ -7,7 +8,7 @@ export interface Guide {
   /** `activity-log` for docs/activity-log.md; its page is /docs/guides/activity-log. */
   readonly slug: string;
   readonly title: string;
-  readonly html: string;
+  readonly markdown: string;
 }
 
 export const GUIDES_DIR = new URL('../../../docs/', import.meta.url);
@@ -24,6 +25,11 @@ function headingId(text: string): string {
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .trim()
     .replace(/\s/g, '-');
+}
+
+/** The guide as HTML, its links to the other `guides` pointing to their pages. */
+export function renderGuide(guide: Guide, guides: readonly Guide[]): string {
+  return guideRenderer(new Set(guides.map((other) => other.slug))).parse(guide.markdown, { async: false });
 }
 
 function guideRenderer(slugs: ReadonlySet<string>): Marked {
@@ -45,14 +51,14 @@ function guideRenderer(slugs: ReadonlySet<string>): Marked {
 
 /** Every guide of `dir`, sorted by slug. */
 export async function loadGuides(dir: URL = GUIDES_DIR): Promise<Guide[]> {
-  const files = (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
-  const slugs = new Set(files.map((name) => name.slice(0, -3)));
-  const marked = guideRenderer(slugs);
+  // An installation without docs/ serves the reference alone.
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+  const files = names.filter((name) => name.endsWith('.md')).sort();
   return Promise.all(
     files.map(async (name) => {
-      const text = await readFile(new URL(name, dir), 'utf8');
-      const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? name.slice(0, -3);
-      return { slug: name.slice(0, -3), title, html: await marked.parse(text) };
+      const markdown = await readFile(new URL(name, dir), 'utf8');
+      const title = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? name.slice(0, -3);
+      return { slug: name.slice(0, -3), title, markdown };
     }),
   );
 }

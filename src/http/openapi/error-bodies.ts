@@ -1,11 +1,11 @@
 // The error bodies of DESIGN.md §2, as the document names them: `Error` for every error but
 // validation, `ValidationError` for a 422.
 import { Type } from '@sinclair/typebox';
-import { RETRY_AFTER_SECONDS } from '../../errors.ts';
-import { header } from './responses.ts';
+import { errorCatalogue, RETRY_AFTER_SECONDS, type ErrorCode } from '../../errors.ts';
+import { header, jsonResponse, type ResponseHeaders } from './responses.ts';
 
 export const ErrorBody = Type.Object(
-  { detail: Type.String({ description: 'One sentence a person can act on', examples: ['Repository not found'] }) },
+  { detail: Type.String({ description: 'One sentence a person can act on' }) },
   { title: 'Error' },
 );
 
@@ -22,5 +22,10 @@ export const ValidationErrorBody = Type.Object(
   { detail: Type.Array(ValidationIssue, { description: 'Every invalid value of the request' }) },
   { title: 'ValidationError' },
 );
+
+/** An error answer, its example the catalogued sentence of `code` (src/errors.ts). */
+export function errorResponse(description: string, code: ErrorCode, options: { headers?: ResponseHeaders } = {}) {
+  return jsonResponse(description, ErrorBody, { ...options, example: { detail: errorCatalogue[code].detail } });
+}
 
 export const RetryAfter = header('Seconds to wait before trying again', Type.Integer({ minimum: 0, examples: [RETRY_AFTER_SECONDS] }));

@@ -71,9 +71,9 @@ function collectIds(node: unknown, ids: Map<string, string>, key?: string): void
 }
 
 /**
- * int64 bounds are written as the API writes 64-bit values, exactly (the document is serialised
- * with bigint support): a float would round 2^63-1 up to a value outside the range.
+ * `format: int64` states the upper bound. Written as a number, 2^63-1 is read by JavaScript (and
+ * so shown by the reference page) as 9223372036854776000, a value outside the range.
  */
 function exactInt64(node: Json): void {
-  if (node.format === 'int64' && node.maximum === Number(INT64_MAX)) node.maximum = INT64_MAX;
+  if (node.format === 'int64' && node.maximum === Number(INT64_MAX)) delete node.maximum;
 }

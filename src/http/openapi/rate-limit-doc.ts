@@ -16,6 +16,7 @@ export const RATE_LIMIT_HEADERS: ResponseHeaders = {
 
 export const TooManyRequests = jsonResponse('This client made too many requests in the current window; retry after `Retry-After` seconds.', ErrorBody, {
   headers: { 'Retry-After': RetryAfter, ...RATE_LIMIT_HEADERS },
+  example: { detail: 'Too many requests; retry after the seconds in Retry-After.' },
 });
 
 export function isRateLimited(route: RegisteredRoute): boolean {

@@ -3,9 +3,9 @@
 // they apply to, so no route can forget them; a route that declares one of these statuses itself
 // keeps its own.
 import { Type } from '@sinclair/typebox';
-import { ErrorBody } from './error-bodies.ts';
+import { errorResponse } from './error-bodies.ts';
 import { isRateLimited, RATE_LIMIT_HEADERS, TooManyRequests } from './rate-limit-doc.ts';
-import { header, jsonResponse, type ResponseHeaders } from './responses.ts';
+import { header, type ResponseHeaders } from './responses.ts';
 import type { RegisteredRoute } from './route-registry.ts';
 
 const MIB = 1024 * 1024;
@@ -20,8 +20,8 @@ function size(bytes: number): string {
 export function transportResponses(route: RegisteredRoute, serverBodyLimit: number): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   if (route.schema?.body !== undefined) {
-    responses[413] = jsonResponse(`The body is larger than ${size(route.bodyLimit ?? serverBodyLimit)}.`, ErrorBody);
-    responses[415] = jsonResponse('The body is not sent as JSON (`Content-Type: application/json`).', ErrorBody);
+    responses[413] = errorResponse(`The body is larger than ${size(route.bodyLimit ?? serverBodyLimit)}.`, 'payload_too_large');
+    responses[415] = errorResponse('The body is not sent as JSON (`Content-Type: application/json`).', 'unsupported_media_type');
   }
   if (isRateLimited(route)) responses[429] = TooManyRequests;
   return responses;

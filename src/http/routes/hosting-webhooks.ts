@@ -11,7 +11,7 @@ import { signatureMatches } from '../../domain/webhooks/signature.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
-import { emptyResponse, ErrorBody, errorResponses, jsonResponse, ValidationErrorBody } from './schemas.ts';
+import { emptyResponse, errorResponse, errorResponses, jsonResponse, ValidationErrorBody } from './schemas.ts';
 
 /** Platform payloads can be large (GitHub allows 25 MB); ours need a few fields of them. */
 export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
@@ -59,9 +59,9 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
       body: Payload,
       response: {
         204: emptyResponse('Applied, or ignored: an event or action not handled, or a delivery already applied.'),
-        403: jsonResponse('The signature is missing or does not match, or no secret is configured.', ErrorBody),
-        413: jsonResponse(`The body is larger than ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`, ErrorBody),
-        415: jsonResponse('The body is neither JSON nor a form with a `payload` field.', ErrorBody),
+        403: errorResponse('The signature is missing or does not match, or no secret is configured.', 'bad_signature'),
+        413: errorResponse(`The body is larger than ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`, 'payload_too_large'),
+        415: errorResponse('The body is neither JSON nor a form with a `payload` field.', 'unsupported_media_type'),
         422: jsonResponse('A header is missing or invalid, or the payload of a handled event lacks a field Switchyard reads.', ValidationErrorBody),
         503: errorResponses[503],
       },

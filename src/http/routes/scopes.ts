@@ -11,13 +11,13 @@ import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
 import { CommitScopesBody, PullScopesBody } from './scope-bodies.ts';
-import { emptyResponse, ErrorBody, errorResponses, jsonResponse } from './schemas.ts';
+import { emptyResponse, errorResponse, errorResponses, jsonResponse } from './schemas.ts';
 
 const tags = ['scopes'];
 const writers = security('CIApplicationKey', 'ServiceTokenBearerAuth');
 const readers = security('CIApplicationKey', 'AdminApplicationKey', 'HostingTokenBearerAuth', 'ServiceTokenBearerAuth');
 const REPORTED = emptyResponse('The report is stored; it replaces the previous one in full.');
-const CLOSED = jsonResponse('The pull request is known to be closed or merged: a report by number is refused.', ErrorBody);
+const CLOSED = errorResponse('The pull request is known to be closed or merged: a report by number is refused.', 'pull_request_closed');
 const BY_NUMBER = 'Prefer the report by commit: a report by number does not record which revision it was computed for, and the last to arrive wins. Refused (409) for a pull request known to be closed or merged.';
 
 async function markDeprecated(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
