@@ -1,7 +1,7 @@
 // Builds the HTTP application from its dependencies. Reads no environment: main.ts and the
 // tests hand it a config, a store and a hosting-platform client.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { ApiError } from './errors.ts';
@@ -29,16 +29,20 @@ export interface AppDeps {
   config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
   store: Store;
   hosting: HostingApi;
+  /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
+  logger?: FastifyBaseLogger;
+}
+
+/** pino's options for Switchyard's logs: credentials and signatures never written. */
+export function loggerOptions(level: Config['logLevel']) {
+  return { level, redact: ['req.headers.authorization', 'req.headers["x-hub-signature-256"]'] };
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-function createServer(config: AppDeps['config']) {
+function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | undefined) {
   return Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-hub-signature-256"]'],
-    },
+    ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: BODY_LIMIT,
     // Found in the security review (docs/security.md): Fastify turns Node's request timeout off,
     // so a client that sent headers and then stalled its body held the connection forever. Two
@@ -81,7 +85,7 @@ function installCodecs(app: FastifyInstance): void {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = createServer(deps.config);
+  const app = createServer(deps.config, deps.logger);
   installCodecs(app);
   // First: it records every route registered after it, for the API document and its test.
   await registerOpenApi(app, { bodyLimit: BODY_LIMIT });

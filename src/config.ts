@@ -79,3 +79,24 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(env),
   });
 }
+
+/** What the command line (src/cli/) reads of the environment: where the API is and how to call it. */
+export interface ClientConfig {
+  /** SWITCHYARD_URL: the API's base, without /v1. */
+  readonly url: string;
+  /** SWITCHYARD_TOKEN: the bearer token to send. */
+  readonly token: string | undefined;
+  /** SWITCHYARD_DATA_DIR: where a local server keeps its generated service token. */
+  readonly dataDir: string;
+  /** GITHUB_EVENT_PATH: GitHub Actions' event payload (a pull request's head and base). */
+  readonly githubEventPath: string | undefined;
+}
+
+export function loadClientConfig(env: Env = process.env): ClientConfig {
+  return Object.freeze({
+    url: url(env, 'SWITCHYARD_URL', ['http', 'https']) ?? 'http://127.0.0.1:8080',
+    token: env.SWITCHYARD_TOKEN || undefined,
+    dataDir: env.SWITCHYARD_DATA_DIR || './data',
+    githubEventPath: env.GITHUB_EVENT_PATH || undefined,
+  });
+}

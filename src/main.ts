@@ -1,11 +1,16 @@
 // Start-up: config → store → migrations → app → listen; SIGTERM/SIGINT drain and close.
+// `switchyard serve` (and so `npm start`) runs runServer in its own process: no child process
+// stands between the signal and the handlers below. Each step is logged as it happens.
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import pino, { type Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { buildApp } from './app.ts';
+import { buildApp, loggerOptions } from './app.ts';
 import { HostingApi } from './hosting/hosting-api.ts';
-import { openStore } from './storage/store.ts';
+import { openStore, type StoreStep } from './storage/store.ts';
 import { scheduleRetention } from './services/retention.ts';
 
 const TOKEN_FILE = 'service-token';
@@ -27,10 +32,75 @@ async function embeddedServiceToken(config: Config): Promise<{ token: string; fi
   }
 }
 
-async function main(): Promise<void> {
+/** Where the store is, for the log: never the connection string (it may hold a password). */
+function announceStore(config: Config, log: Logger): void {
+  if (config.databaseUrl) {
+    const url = new URL(config.databaseUrl);
+    log.info({ host: url.host, database: url.pathname.slice(1) }, 'connecting to PostgreSQL');
+  } else if (config.dataDir === 'memory://') {
+    log.info('initialising the embedded store in memory (nothing is kept after exit)');
+  } else if (existsSync(join(config.dataDir, 'PG_VERSION'))) {
+    log.info({ dataDir: config.dataDir }, 'opening the embedded store');
+  } else {
+    log.info({ dataDir: config.dataDir }, 'initialising the embedded store: a first start takes 20 to 30 seconds');
+  }
+}
+
+function logStoreStep(log: Logger, step: StoreStep): void {
+  if (step.step === 'connected') log.info({ backend: step.backend, ms: step.ms }, 'store ready; applying migrations');
+  else log.info({ applied: step.applied, ms: step.ms }, step.applied.length ? `migrations applied: ${step.applied.join(', ')}` : 'migrations: schema up to date');
+}
+
+export async function startServer(config: Config): Promise<void> {
+  const log = pino(loggerOptions(config.logLevel));
+  // Handlers first: a signal during a slow first start still closes the store cleanly.
+  let shutdown: (() => Promise<void>) | undefined;
+  let stopping: string | undefined;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = signal;
+    log.info({ signal }, shutdown ? 'shutting down: draining requests in flight' : 'shutting down once the store is open');
+    void shutdown?.();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  if (config.databaseUrl && !config.serviceToken) {
+    log.warn('DATABASE_URL is set without SWITCHYARD_SERVICE_TOKEN: the admin API and ingestion refuse every request until it is set');
+  }
+  const generated = await embeddedServiceToken(config);
+  if (config.dataDir !== 'memory://' && !config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
+  announceStore(config, log);
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onStep: (step) => logStoreStep(log, step) });
+  const app = await buildApp({
+    config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
+    store,
+    hosting: new HostingApi(config.hostingApiUrl),
+    logger: log,
+  });
+  if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
+
+  let stopRetention = () => {};
+  shutdown = async () => {
+    stopRetention();
+    await app.close();
+    await store.close();
+    app.log.info('store closed; exiting');
+    process.exit(0);
+  };
+  if (stopping) return shutdown();
+
+  await app.listen({ host: config.host, port: config.port });
+  if (stopping) return; // a signal during listen: shutdown is already closing the app
+  stopRetention = scheduleRetention(store, config.retentionDays, app.log);
+  app.log.info({ backend: store.backend }, 'switchyard ready');
+}
+
+/** Reads the configuration from `env` and serves until a signal; exits 2 on a bad setting, 1 on a failed start. */
+export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`switchyard: configuration error: ${error.message}\n`);
@@ -38,36 +108,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const generated = await embeddedServiceToken(config);
-  if (config.dataDir !== 'memory://' && !config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({
-    config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
-    store,
-    hosting: new HostingApi(config.hostingApiUrl),
+  await startServer(config).catch((error: unknown) => {
+    process.stderr.write(`switchyard: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
   });
-  if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
-
-  let stopRetention = () => {};
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down: draining requests in flight');
-    stopRetention();
-    await app.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-
-  await app.listen({ host: config.host, port: config.port });
-  stopRetention = scheduleRetention(store, config.retentionDays, app.log);
-  app.log.info({ backend: store.backend }, 'switchyard ready');
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`switchyard: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+// `node --import tsx src/main.ts` still starts the server, as it always did.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void runServer();

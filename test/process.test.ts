@@ -11,7 +11,7 @@ import { freePort, spawnSwitchyard } from './support/switchyard-process.ts';
 /** As `npm start` starts it: no service token given (one is generated), logs at info. */
 const startSwitchyard = (env: Record<string, string>) => spawnSwitchyard({ LOG_LEVEL: 'info', ...env });
 
-async function waitFor(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+async function waitFor(condition: () => boolean, what: string, ms = 180_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

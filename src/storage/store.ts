@@ -40,7 +40,13 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Directory of the embedded store, or 'memory://'. */
   dataDir: string;
+  /** Told of each start-up step as it ends (the first start of an embedded store is slow). */
+  onStep?: (step: StoreStep) => void;
 }
+
+export type StoreStep =
+  | { step: 'connected'; backend: Backend; ms: number }
+  | { step: 'migrated'; applied: number[]; ms: number };
 
 function createStore(backend: Backend, dialect: Dialect): Store {
   const db = new Kysely<Database>({ dialect });
@@ -65,11 +71,12 @@ function createStore(backend: Backend, dialect: Dialect): Store {
 
 /** Opens the configured backend and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl })));
-  if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })));
+  const onStep = options.onStep ?? (() => {});
+  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl })), onStep);
+  if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
   const unlock = await lockDataDir(options.dataDir);
   try {
-    const store = await migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })));
+    const store = await migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
     return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
     await unlock();
@@ -77,9 +84,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
 }
 
-async function migrated(store: Store): Promise<Store> {
+async function migrated(store: Store, onStep: (step: StoreStep) => void): Promise<Store> {
   try {
-    await migrate(store.db);
+    // The first query starts PGlite (creating its files on a first start) or connects.
+    let started = Date.now();
+    await store.ping();
+    onStep({ step: 'connected', backend: store.backend, ms: Date.now() - started });
+    started = Date.now();
+    const applied = await migrate(store.db);
+    onStep({ step: 'migrated', applied, ms: Date.now() - started });
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;

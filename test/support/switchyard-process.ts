@@ -56,7 +56,7 @@ export function spawnSwitchyard(env: Record<string, string>): Omit<SwitchyardPro
 }
 
 /** Starts the process on `storage` and resolves once /readyz answers 200. */
-export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 45_000): Promise<SwitchyardProcess> {
+export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 180_000): Promise<SwitchyardProcess> {
   const port = await freePort();
   const spawned = spawnSwitchyard({
     HOST: '127.0.0.1',
