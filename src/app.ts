@@ -87,6 +87,8 @@ function installCodecs(app: FastifyInstance): void {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = createServer(deps.config, deps.logger);
   installCodecs(app);
+  // First: it records every route registered after it, for the API document and its test.
+  await registerOpenApi(app, { bodyLimit: BODY_LIMIT });
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -95,7 +97,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
   const metrics = registerMetrics(app);
-  await registerOpenApi(app);
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
   operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });

@@ -2,10 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { Int64 } from './int64.ts';
 
-export const Owner = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-zA-Z0-9\\-]+$', description: 'Owner login' });
-export const RepositoryName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\w\\-\\.]+$', description: 'Repository name' });
-export const Sha = Type.String({ pattern: '^[0-9a-fA-F]{40}$', description: 'Commit sha (either case)' });
-export const PullNumber = Int64({ description: 'Pull request number' });
+export const Owner = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-zA-Z0-9\\-]+$', description: 'Owner login', examples: ['acme'] });
+export const RepositoryName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\w\\-\\.]+$', description: 'Repository name', examples: ['widgets'] });
+export const Sha = Type.String({ pattern: '^[0-9a-fA-F]{40}$', description: 'Commit sha (either case)', examples: ['9fceb02d0ae598e95dc970b74767f19372d61af8'] });
+export const PullNumber = Int64({ description: 'Pull request number', examples: [42] });
 
 export const OwnerParams = Type.Object({ owner: Owner });
 export const RepoParams = Type.Object({ owner: Owner, repository: RepositoryName });

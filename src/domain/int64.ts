@@ -15,7 +15,7 @@ export function parseUint64(text: string): bigint | undefined {
  * A non-negative 64-bit integer. Documented as `integer`/`int64`; validated by the `int64`
  * keyword of our Ajv instances (src/validation/validators.ts), which turns the value into a bigint.
  */
-export function Int64(options: { description?: string } = {}): TUnsafe<bigint> {
+export function Int64(options: { description?: string; examples?: number[] } = {}): TUnsafe<bigint> {
   return Type.Unsafe<bigint>({
     type: 'integer',
     format: 'int64',

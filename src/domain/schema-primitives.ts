@@ -2,7 +2,7 @@
 // formats (RFC 3339 with a timezone, uuid) are decided here once, not field by field.
 import { Type, type ObjectOptions, type SchemaOptions, type TObject, type TProperties, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
 
-type Described = { description?: string };
+type Described = { description?: string; examples?: unknown[] };
 
 /** An object that refuses unknown keys: a misspelt optional field is a 422, never dropped. */
 export function StrictObject<T extends TProperties>(properties: T, options: ObjectOptions & { title: string }): TObject<T> {

@@ -1,14 +1,14 @@
-// The OpenAPI 3.1 document, generated from the route schemas, and the HTML reference at /docs.
+// The OpenAPI 3.1 document at /v1/openapi.json, generated from the routes as registered, and the
+// HTML reference and guides at /docs. Register before any route: routes are recorded as they come.
 import type { FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import { stringifyJson } from '../json/exact-json.ts';
+import { docsRoutes } from './docs/docs-routes.ts';
+import { loadGuides } from './docs/guides.ts';
+import { buildApiDocument } from './openapi/api-document.ts';
+import { securitySchemes } from './openapi/document-info.ts';
+import { recordRoutes, type RegisteredRoute } from './openapi/route-registry.ts';
 
-export const securitySchemes = {
-  ServiceTokenBearerAuth: { type: 'http', scheme: 'bearer', description: 'The service token (SWITCHYARD_SERVICE_TOKEN): every right on every owner.' },
-  AdminApplicationKey: { type: 'http', scheme: 'bearer', description: 'An application key (swy_…) created with the `admin` scope, bound to one owner.' },
-  CIApplicationKey: { type: 'http', scheme: 'bearer', description: 'An application key (swy_…) created with the `ci` scope, bound to one owner.' },
-  HostingTokenBearerAuth: { type: 'http', scheme: 'bearer', description: "A hosting-platform user token; rights come from the platform's repository permissions." },
-} as const;
+export { securitySchemes };
 
 export type SecuritySchemeName = keyof typeof securitySchemes;
 
@@ -16,19 +16,28 @@ export function security(...names: SecuritySchemeName[]): Record<string, string[
   return names.map((name) => ({ [name]: [] }));
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Switchyard API',
-        version: 'v1',
-        description: 'Merge-queue scope reports, products per repository and owner, and the activity log.',
-      },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: securitySchemes as never },
-    },
+export interface OpenApiOptions {
+  /** The server's body limit, documented on routes without their own. */
+  bodyLimit: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after registerOpenApi, as declared (test/http/openapi-routes.test.ts walks them). */
+    readonly registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  const routes = recordRoutes(app);
+  app.decorate('registeredRoutes', routes);
+  const guides = await loadGuides();
+  let documentText = '';
+  // Built once every route is known; a document that cannot be built (two schemas under one
+  // name) stops start-up, as a duplicate route does.
+  app.addHook('onReady', async () => {
+    documentText = stringifyJson(buildApiDocument(routes, { bodyLimit: options.bodyLimit, guides }));
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) => reply.type('application/json').send(documentText));
+  docsRoutes(app, guides);
 }

@@ -40,7 +40,7 @@ function metadataSchemas(document: JsonSchema): Map<string, JsonSchema> {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
     const properties = (node as JsonSchema).properties as Record<string, JsonSchema> | undefined;
-    const pinned = properties?.type?.enum as unknown[] | undefined;
+    const pinned = (properties?.type?.const !== undefined ? [properties.type.const] : properties?.type?.enum) as unknown[] | undefined;
     if (properties?.metadata && pinned?.length === 1 && typeof pinned[0] === 'string' && !found.has(pinned[0])) found.set(pinned[0], properties.metadata);
     Object.values(node).forEach(visit);
   };
@@ -52,8 +52,9 @@ function metadataSchemas(document: JsonSchema): Map<string, JsonSchema> {
 function refinements(metadataByType: Map<string, JsonSchema>): ValueContext['refine'] {
   return (schema, name, ctx) => {
     const properties = schema.properties as Record<string, JsonSchema> | undefined;
-    const types = properties?.type?.enum as string[] | undefined;
-    if (properties?.metadata && types && types.length > 1 && types.every((type) => metadataByType.has(type))) {
+    // The types with a documented read-back; an alias accepted on input (a public spelling) has none.
+    const types = (properties?.type?.enum as string[] | undefined)?.filter((type) => metadataByType.has(type));
+    if (properties?.metadata && types && types.length > 1) {
       return fc.constantFrom(...types).chain((type) =>
         valueOf({ ...schema, properties: { ...properties, type: { const: type }, metadata: metadataByType.get(type)! } }, { ...ctx, refine: refinements(new Map()) }, name),
       );

@@ -2,6 +2,8 @@
 // parameter's schema by location, the JSON body schema, the credentials it accepts and the
 // documented schema of each response status. Nothing here knows any particular endpoint.
 
+import { useDocument } from './response-check.ts';
+
 export type JsonSchema = Record<string, unknown>;
 
 export interface Parameter {
@@ -20,6 +22,7 @@ export interface Operation {
   /** "PUT /v1/products/{owner}/{repository}" */
   id: string;
   method: string;
+  /** The path on the server: the document's path under its server's (`/v1`). */
   path: string;
   parameters: Parameter[];
   body: JsonSchema | undefined;
@@ -67,41 +70,37 @@ function toOperation(path: string, method: string, raw: JsonSchema): Operation {
   };
 }
 
+/** The path prefix of a server list (`[{url: "/v1"}]` → `/v1`), resolved as clients do, against the document's URL. */
+export function serverPrefix(servers: unknown, documentUrl: string): string {
+  const url = Array.isArray(servers) && servers.length > 0 ? String(asRecord(servers[0]).url) : '/';
+  return new URL(url, documentUrl).pathname.replace(/\/$/, '');
+}
+
 /** Reads /v1/openapi.json from a running server and lists its operations. */
 export async function loadServedDocument(baseUrl: string): Promise<ServedDocument> {
-  const response = await fetch(`${baseUrl}/v1/openapi.json`);
+  const documentUrl = `${baseUrl}/v1/openapi.json`;
+  const response = await fetch(documentUrl);
   if (response.status !== 200) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
   const document = (await response.json()) as JsonSchema;
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(asRecord(document.paths))) {
+    const prefix = serverPrefix(asRecord(item).servers ?? document.servers, documentUrl);
     for (const method of METHODS) {
       const raw = asRecord(item)[method];
-      if (raw !== undefined) operations.push(toOperation(path, method, asRecord(raw)));
+      if (raw !== undefined) operations.push(toOperation(prefix + path, method, asRecord(raw)));
     }
   }
+  useDocument(document);
   return { document, operations };
 }
 
-/** `$ref` targets of a document: `#Anchor` ($anchor anywhere) and `#/json/pointer` from the root. */
+/** `$ref` targets of a document: JSON pointers from its root (`#/components/schemas/Name`), the only kind it uses. */
 export function refResolver(document: JsonSchema): (ref: string) => JsonSchema {
-  const anchors = new Map<string, JsonSchema>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    const schema = node as JsonSchema;
-    if (typeof schema.$anchor === 'string') anchors.set(schema.$anchor, schema);
-    Object.values(schema).forEach(visit);
-  };
-  visit(document);
   return (ref) => {
-    if (ref.startsWith('#/')) {
-      let node: unknown = document;
-      for (const part of ref.slice(2).split('/')) node = asRecord(node)[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
-      if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
-      return asRecord(node);
-    }
-    const anchor = anchors.get(ref.slice(1));
-    if (!anchor) throw new Error(`unresolvable $ref ${ref}`);
-    return anchor;
+    if (!ref.startsWith('#/')) throw new Error(`not a local JSON pointer: $ref ${ref}`);
+    let node: unknown = document;
+    for (const part of ref.slice(2).split('/')) node = asRecord(node)[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
+    return asRecord(node);
   };
 }

@@ -33,12 +33,29 @@ function withExactInt64(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withExactInt64(v)]));
 }
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+let compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** Where the document's named schemas are found: its `#/components/...` references resolve there. */
+const DOCUMENT_ID = 'switchyard-openapi';
+
+/** Makes the components of `document` the targets of the `$ref`s in the schemas checked from now on. */
+export function useDocument(document: JsonSchema): void {
+  ajv.removeSchema(DOCUMENT_ID);
+  ajv.addSchema({ $id: DOCUMENT_ID, components: withExactInt64(document.components) } as object);
+  compiled = new WeakMap();
+}
+
+/** `#/components/...` in a schema taken out of the document points into the document. */
+function intoDocument(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(intoDocument);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? DOCUMENT_ID + v : intoDocument(v)]));
+}
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(withExactInt64(schema) as object);
+    validate = ajv.compile(intoDocument(withExactInt64(schema)) as object);
     compiled.set(schema, validate);
   }
   return validate;

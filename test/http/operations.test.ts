@@ -48,13 +48,16 @@ for (const backend of await backends()) {
       assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1));
       assert.equal(validator.version, '3.1');
       assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['AdminApplicationKey', 'CIApplicationKey', 'HostingTokenBearerAuth', 'ServiceTokenBearerAuth']);
-      for (const path of ['/v1/repos/{owner}/{repository}/pulls/{number}/scopes', '/v1/repos/{owner}/{repository}/commits/{sha}/scopes', '/v1/products/{owner}/{repository}', '/v1/default_products/{owner}', '/v1/repos/{owner}/{repository}/logs', '/v1/repos/{owner}/{repository}/logs/aggregate', '/v1/admin/keys']) {
+      assert.deepEqual(document.servers.map((server: { url: string }) => server.url), ['/v1'], 'paths are relative to /v1, as in the public API');
+      for (const path of ['/repos/{owner}/{repository}/pulls/{number}/scopes', '/repos/{owner}/{repository}/commits/{sha}/scopes', '/products/{owner}/{repository}', '/default_products/{owner}', '/repos/{owner}/{repository}/logs', '/repos/{owner}/{repository}/logs/aggregate', '/admin/keys']) {
         assert.ok(document.paths[path], `${path} is documented`);
       }
-      const number = document.paths['/v1/repos/{owner}/{repository}/pulls/{number}/scopes'].put.parameters.find((p: { name: string }) => p.name === 'number');
+      const number = document.paths['/repos/{owner}/{repository}/pulls/{number}/scopes'].put.parameters.find((p: { name: string }) => p.name === 'number');
       assert.equal(number.schema.type, 'integer');
       assert.equal(number.schema.format, 'int64');
-      assert.equal(document.paths['/v1/repos/{owner}/{repository}/pulls/{number}/scopes'].post.deprecated, true);
+      assert.equal(number.schema.maximum, undefined, 'int64 states the bound; 2^63-1 as a JSON number reads back rounded up');
+      assert.equal(number.schema.minimum, 0);
+      assert.equal(document.paths['/repos/{owner}/{repository}/pulls/{number}/scopes'].post.deprecated, true);
     });
 
     test('/docs serves an HTML reference', async () => {

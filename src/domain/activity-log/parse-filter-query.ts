@@ -7,6 +7,7 @@ import { FILTER_PAIRS, normaliseValues, type ActivityLogFilters, type ValueFilte
 import type { ActivityLogFilterParams } from './query-schema.ts';
 import type { WindowBounds } from './time-window.ts';
 import { parseZonedDateTime } from './zoned-date-time.ts';
+import { canonicalEventType } from '../events/index.ts';
 
 export interface ActivityLogQuery {
   readonly filters: ActivityLogFilters;
@@ -24,11 +25,16 @@ export function parseFilterQuery(params: ActivityLogFilterParams): ActivityLogQu
     const exclude = params[pair.exclude] as PairValues;
     if (include && exclude) issues.push(exclusiveIssue(pair.include, pair.exclude));
     const values = include ?? exclude;
-    if (values) filters[pair.key] = { exclude: !include, values: normaliseValues(values) };
+    if (values) filters[pair.key] = { exclude: !include, values: normaliseValues(pair.key === 'eventType' ? values.map(specEventType) : values) };
   }
   const bounds = { from: bound(params.received_from, 'received_from', issues), to: bound(params.received_to, 'received_to', issues) };
   if (issues.length > 0) throw new ValidationError(issues);
   return { filters: filters as ActivityLogFilters, bounds };
+}
+
+/** Filters accept the public API's spelling of an event type; the filter holds the spec's. */
+function specEventType(value: bigint | string): bigint | string {
+  return typeof value === 'string' ? canonicalEventType(value) : value;
 }
 
 function exclusiveIssue(include: string, exclude: string): ValidationIssue {

@@ -2,7 +2,7 @@
 // aggregation share, and the two paging parameters of the list. Unknown parameters are refused
 // (a misspelt filter silently ignored would return the wrong events).
 import { Type, type Static, type TSchema, type TString } from '@sinclair/typebox';
-import { EVENT_TYPES, OUTCOMES } from '../events/index.ts';
+import { EVENT_TYPES, EVENT_TYPE_ALIAS_NAMES, OUTCOMES } from '../events/index.ts';
 import { Int64 } from '../int64.ts';
 import { DateTime, StringEnum } from '../schema-primitives.ts';
 
@@ -13,8 +13,13 @@ const Numbers = (description: string) => Type.Optional(Type.Array(Int64({ descri
 const Texts = (description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { description }));
 const Values = <T extends TSchema>(item: T, description: string) => Type.Optional(Type.Array(item, { description }));
 
-const EventTypeValue = StringEnum(EVENT_TYPES, { title: 'EventType' });
-const OutcomeValue = StringEnum(OUTCOMES, { title: 'EventOutcome' });
+/** An event type to filter on: one of the 46, or the public API's spelling of one (answers use the spec's). */
+const EventTypeFilter = StringEnum([...EVENT_TYPES, ...EVENT_TYPE_ALIAS_NAMES], {
+  title: 'EventTypeFilter',
+  description: 'An event type. `action.github_actions`, the public API spelling, is read as `action.hosting_actions`.',
+});
+/** The derived outcome of an event (docs/events.md), in filters and in events alike. */
+export const EventOutcome = StringEnum(OUTCOMES, { title: 'EventOutcome', description: 'Derived from the type and metadata of the event (docs/events.md)' });
 
 /**
  * `dateTime` is the schema of the two window bounds: `format: date-time` in the documented
@@ -30,10 +35,10 @@ function filterProperties(dateTime: (options: { description: string }) => TStrin
       'Keep the lifecycle events of these batch pull requests: their `action.queue.checks_start` and `action.queue.checks_end` events (by `speculative_check_pull_request.number`) and the bisection events of the same batches. Repeatable. Not with `not_batch_pull`.',
     ),
     not_batch_pull: Numbers('Drop the event set `batch_pull` would keep. Repeatable. Not with `batch_pull`.'),
-    event_type: Values(EventTypeValue, 'Keep these event types. Repeatable. Not with `not_event_type`.'),
-    not_event_type: Values(EventTypeValue, 'Drop these event types. Repeatable. Not with `event_type`.'),
-    outcome: Values(OutcomeValue, 'Keep events whose derived outcome is one of these. Repeatable. Not with `not_outcome`.'),
-    not_outcome: Values(OutcomeValue, 'Drop events whose derived outcome is one of these. Repeatable. Not with `outcome`.'),
+    event_type: Values(EventTypeFilter, 'Keep these event types. Repeatable. Not with `not_event_type`.'),
+    not_event_type: Values(EventTypeFilter, 'Drop these event types. Repeatable. Not with `event_type`.'),
+    outcome: Values(EventOutcome, 'Keep events whose derived outcome is one of these. Repeatable. Not with `not_outcome`.'),
+    not_outcome: Values(EventOutcome, 'Drop events whose derived outcome is one of these. Repeatable. Not with `outcome`.'),
     trigger: Texts('Keep events whose trigger equals one of these (exact match). Repeatable. Not with `not_trigger`.'),
     not_trigger: Texts('Drop events whose trigger equals one of these (exact match). Repeatable. Not with `trigger`.'),
     received_from: Type.Optional(dateTime({ description: 'Start of the window, included (date-time with a timezone; send `+` as `%2B`). Default: received_to minus 1 day; at most 93 days before received_to.' })),

@@ -14,3 +14,4 @@ export {
 } from './ingest-event.ts';
 export { validateIngestEvents, type IngestValidation } from './validate-ingest-events.ts';
 export { hoistRecursiveSchemas } from './hoist-recursive-schemas.ts';
+export { EVENT_TYPE_ALIASES, EVENT_TYPE_ALIAS_NAMES, QUEUE_CODE_ALIASES, canonicalEventType, withSpecSpellings } from './public-spellings.ts';

@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { Int64 } from '../int64.ts';
 import { EVENT_TYPES, type EventType, type Outcome } from './event-type.ts';
+import { EVENT_TYPE_ALIAS_NAMES } from './public-spellings.ts';
 import { DateTime, Nullable, StrictObject, StringEnum } from '../schema-primitives.ts';
 
 export const INGEST_MAX_EVENTS = 1000;
@@ -14,8 +15,13 @@ const Text255 = (description: string) => Type.String({ minLength: 1, maxLength: 
 
 export const IngestEvent = StrictObject(
   {
-    type: StringEnum(EVENT_TYPES, { description: 'One of the 46 event types; selects the shape of metadata' }),
-    metadata: Type.Object({}, { additionalProperties: true, description: 'Shape depends on type (docs/events.md)' }),
+    type: StringEnum([...EVENT_TYPES, ...EVENT_TYPE_ALIAS_NAMES], {
+      description: 'One of the 46 event types; selects the shape of metadata. `action.github_actions`, the public API spelling, is stored as `action.hosting_actions`.',
+    }),
+    metadata: Type.Object({}, {
+      additionalProperties: true,
+      description: 'Shape depends on type: the metadata schema of the type (docs/events.md). An abort or dequeue code `GITHUB_STACKED_PULL_REQUEST_MERGE_UNSUPPORTED`, the public API spelling, is stored as `HOSTING_STACKED_PULL_REQUEST_MERGE_UNSUPPORTED`.',
+    }),
     trigger: Text255('What caused the event; an exact-match filter target'),
     pull_request: Type.Optional(Nullable(Int64({ description: 'Pull request number' }))),
     base_ref: Type.Optional(Nullable(Text255('Base branch of the pull request'))),

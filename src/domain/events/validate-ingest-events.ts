@@ -10,6 +10,7 @@ import { hoistRecursiveSchemas } from './hoist-recursive-schemas.ts';
 import { INGEST_MAX_EVENTS, IngestEvent, RECEIVED_AT_MAX_LEAD_MS, type ValidIngestEvent } from './ingest-event.ts';
 import { eventIssues, receivedAtInFutureIssue, unknownTypeIssue } from './ingest-issues.ts';
 import { metadataSchemas } from './metadata-schemas.ts';
+import { withSpecSpellings } from './public-spellings.ts';
 import { parseDateTime } from '../date-time.ts';
 
 export type IngestValidation = { ok: true; events: ValidIngestEvent[] } | { ok: false; issues: ValidationIssue[] };
@@ -44,7 +45,7 @@ export function validateIngestEvents(events: unknown[], now: Date): IngestValida
   const issues: ValidationIssue[] = [];
   const valid: ValidIngestEvent[] = [];
   events.forEach((event, index) => {
-    const checked = checkEvent(event, ['body', 'events', index], now);
+    const checked = checkEvent(withSpecSpellings(event), ['body', 'events', index], now);
     if (checked.ok) valid.push(checked.event);
     else issues.push(...checked.issues);
   });

@@ -13,9 +13,10 @@ export const ScopeReportBody = StrictObject(
       uniqueItems: true,
       description: `The scopes the revision impacts: unique, non-empty, at most ${MAX_SCOPE_LENGTH} characters each, at most ${MAX_SCOPES}. [] is valid.`,
     }),
+    // No `default` keyword: openapi-typescript makes a property with a default required, and
+    // a client may well leave it out.
     all_scopes: Type.Optional(
       Type.Boolean({
-        default: false,
         description: 'True when the revision impacts every scope (a merge-queue barrier). Omitted means false: the report replaces the previous one in full.',
       }),
     ),

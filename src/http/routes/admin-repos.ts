@@ -11,14 +11,17 @@ import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { productActorOf } from '../auth/product-actor.ts';
 import { security } from '../openapi.ts';
-import { errorResponses, NoContent } from './schemas.ts';
+import { emptyResponse, errorResponses, jsonResponse } from './schemas.ts';
 
-const RepositoryBody = Type.Object({
-  owner: Type.String(),
-  repository: Type.String(),
-  full_name: Type.String(),
-  products: Type.Array(Type.String()),
-});
+const RepositoryBody = Type.Object(
+  {
+    owner: Type.String({ examples: ['acme'] }),
+    repository: Type.String({ examples: ['widgets'] }),
+    full_name: Type.String({ examples: ['acme/widgets'] }),
+    products: Type.Array(Type.String(), { description: "The owner's default products, which the repository starts with" }),
+  },
+  { title: 'RegisteredRepository' },
+);
 
 export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; store: Store }> = async (app, { auth, store }) => {
   const onlyService = guard(auth, 'service');
@@ -27,11 +30,16 @@ export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; 
   app.put('/v1/admin/repos/:owner/:repository', {
     ...onlyService,
     schema: {
+      operationId: 'register_repository',
       tags,
       summary: "Register a repository (it starts with its owner's default products)",
       security: security('ServiceTokenBearerAuth'),
       params: RepoParams,
-      response: { 201: RepositoryBody, 204: NoContent, ...errorResponses },
+      response: {
+        201: jsonResponse('The repository is registered, with its products.', RepositoryBody),
+        204: emptyResponse('The repository was registered already; nothing changed.'),
+        ...errorResponses,
+      },
     },
   }, async (request, reply) => {
     const { repository, created } = await registerRepository(store, request.params.owner, request.params.repository, productActorOf(request.principal));
@@ -47,8 +55,10 @@ export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; 
   app.put('/v1/admin/repos/:owner/:repository/pulls/:number', {
     ...onlyService,
     schema: {
+      operationId: 'record_pull_request_state',
       tags,
       summary: "Record a pull request's state",
+      description: 'For hosting platforms whose webhooks do not reach Switchyard.',
       security: security('ServiceTokenBearerAuth'),
       params: PullParams,
       body: Type.Object(
@@ -57,9 +67,9 @@ export const adminRepoRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; 
           head_sha: Type.Optional(Sha),
           base_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, title: 'PullRequestState' },
       ),
-      response: { 204: NoContent, ...errorResponses },
+      response: { 204: emptyResponse('The state is recorded.'), ...errorResponses },
     },
   }, async (request, reply) => {
     const { owner, repository, number } = request.params;

@@ -11,7 +11,7 @@ import { signatureMatches } from '../../domain/webhooks/signature.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
-import { ErrorBody, NoContent, ValidationErrorBody } from './schemas.ts';
+import { emptyResponse, errorResponse, errorResponses, jsonResponse, ValidationErrorBody } from './schemas.ts';
 
 /** Platform payloads can be large (GitHub allows 25 MB); ours need a few fields of them. */
 export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
@@ -50,13 +50,21 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
     // The body stays raw for the signature; it is parsed and checked in the handler.
     validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : compileParameterValidator(schema)),
     schema: {
+      operationId: 'receive_hosting_webhook',
       tags: ['webhooks'],
       summary: 'Receive a hosting-platform webhook',
       description: `Signed with X-Hub-Signature-256, not bearer-authenticated; refused (403) when SWITCHYARD_WEBHOOK_SECRET is not set. Handles pull_request (opened, reopened, synchronize, edited, closed), installation (created), installation_repositories (added) and repository (created); other events and actions answer 204 and change nothing. Bodies up to ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`,
       security: [],
       headers: Headers,
       body: Payload,
-      response: { 204: NoContent, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 503: ErrorBody },
+      response: {
+        204: emptyResponse('Applied, or ignored: an event or action not handled, or a delivery already applied.'),
+        403: errorResponse('The signature is missing or does not match, or no secret is configured.', 'bad_signature'),
+        413: errorResponse(`The body is larger than ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`, 'payload_too_large'),
+        415: errorResponse('The body is neither JSON nor a form with a `payload` field.', 'unsupported_media_type'),
+        422: jsonResponse('A header is missing or invalid, or the payload of a handled event lacks a field Switchyard reads.', ValidationErrorBody),
+        503: errorResponses[503],
+      },
     },
   }, async (request, reply) => {
     const { 'x-github-event': event, 'x-github-delivery': delivery } = request.headers;

@@ -11,7 +11,7 @@ import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
 import { compileBodyValidator, compileParameterValidator, toValidationIssues } from '../../validation/validators.ts';
-import { errorResponses, ErrorBody } from './schemas.ts';
+import { errorResponses, jsonResponse } from './schemas.ts';
 
 export const INGESTION_BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -31,13 +31,20 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; sto
     // The documented body schema is checked by hand above, so Fastify only validates the path.
     validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : compileParameterValidator(schema)),
     schema: {
+      operationId: 'record_repository_events',
       tags: ['activity log'],
       summary: 'Record events in the activity log',
-      description: 'Service token only. 1 to 1000 events, all or nothing; `outcome` is derived from type and metadata. See docs/events.md.',
+      description: 'Service token only. 1 to 1000 events, all or nothing; `outcome` is derived from type and metadata. See [events](/docs/guides/events).',
       security: security('ServiceTokenBearerAuth'),
       params: RepoParams,
       body: IngestRequest,
-      response: { 201: Type.Object({ ids: Type.Array(Int64(), { description: 'Event ids, in input order' }) }), 413: ErrorBody, ...errorResponses },
+      response: {
+        201: jsonResponse(
+          'Every event is stored (or was already, under its idempotency key).',
+          Type.Object({ ids: Type.Array(Int64({ examples: [1234] }), { description: 'Event ids, in input order; the first id given for a repeated idempotency key' }) }, { title: 'RecordedEvents' }),
+        ),
+        ...errorResponses,
+      },
     },
   }, async (request, reply) => {
     const validation = validateIngestEvents(eventsOf(request.body), new Date());

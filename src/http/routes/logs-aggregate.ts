@@ -12,7 +12,7 @@ import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
-import { errorResponses } from './schemas.ts';
+import { errorResponses, jsonResponse } from './schemas.ts';
 
 const FacetCounts = (description: string) =>
   Type.Array(Type.Object({ value: Type.String(), count: Type.Integer({ minimum: 1 }) }, { title: 'FacetCount' }), { description });
@@ -34,19 +34,36 @@ const AggregationResult = Type.Object(
   { title: 'AggregationResult' },
 );
 
+const facet = (value: string, count: number) => [{ value, count }];
+
+const AGGREGATE_EXAMPLE = {
+  total: 3,
+  interval_size_seconds: 600,
+  histogram: [
+    { start: '2024-05-01T12:00:00Z', end: '2024-05-01T12:10:00Z', count: 2 },
+    { start: '2024-05-01T12:10:00Z', end: '2024-05-01T12:20:00Z', count: 1 },
+  ],
+  by_event_type: [...facet('action.queue.checks_start', 2), ...facet('action.queue.checks_end', 1)],
+  by_outcome: [...facet('pending', 2), ...facet('success', 1)],
+  by_trigger: facet('merge queue', 3),
+  by_pull_request: facet('42', 3),
+  by_batch_pull_request: facet('1001', 3),
+};
+
 export const logAggregateRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; store: Store }> = async (app, { auth, store }) => {
   app.get('/v1/repos/:owner/:repository/logs/aggregate', {
     ...guard(auth, 'repo_read'),
     // As for the list: the window bounds are read (and their errors explained) by parseFilterQuery.
     validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogFilterQueryInput : schema),
     schema: {
+      operationId: 'get_repository_events_aggregate_repos__owner___repository__logs_aggregate_get',
       tags: ['activity log'],
       summary: 'Aggregate the activity log',
-      description: 'Counts over the same filters and window as the list: a histogram and facets. See docs/activity-log.md.',
+      description: 'Counts over the same filters and window as the list: a histogram and facets. See [the activity log guide](/docs/guides/activity-log).',
       security: security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth'),
       params: RepoParams,
       querystring: log.ActivityLogFilterQuery,
-      response: { 200: AggregationResult, ...errorResponses },
+      response: { 200: jsonResponse('The counts of the events the list would return for the same filters.', AggregationResult, { example: AGGREGATE_EXAMPLE }), ...errorResponses },
     },
   }, async (request) => {
     const query = log.parseFilterQuery(request.query as log.ActivityLogFilterParams);

@@ -1,6 +1,7 @@
 // Activity log listing (spec §4.4, §2.7; DESIGN.md §8): filters, a time window, and keyset pages
 // linked by signed cursors. The query language lives in src/domain/activity-log and the SQL in
 // src/storage/queries/event-filters.ts, both shared with the aggregate endpoint.
+import type { Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.ts';
 import { RepoParams } from '../../domain/identifiers.ts';
@@ -11,7 +12,7 @@ import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
-import { errorResponses } from './schemas.ts';
+import { errorResponses, header, jsonResponse } from './schemas.ts';
 
 interface LogRouteOptions {
   auth: CredentialDeps;
@@ -35,6 +36,28 @@ function walkOf(cursor: log.PageCursor | undefined, window: log.TimeWindow | und
   return { window: cursor.window, snapshot: cursor.snapshot, seek: { direction: cursor.direction, position: cursor.position } };
 }
 
+const LINK = header(
+  'RFC 8288 pagination links: `<url>; rel="next"` and `<url>; rel="prev"`, each present only when that page exists (no header on a single page). Each URL is absolute and repeats every filter with `per_page` and `cursor`.',
+);
+
+const PAGE_EXAMPLE = {
+  size: 1,
+  per_page: 10,
+  events: [
+    {
+      id: 1234,
+      received_at: '2024-05-01T12:00:00.123Z',
+      trigger: 'Rule: label by path',
+      repository: 'acme/widgets',
+      pull_request: 42,
+      base_ref: 'main',
+      outcome: 'success',
+      type: 'action.label',
+      metadata: { added: ['docs'], removed: [] },
+    },
+  ],
+};
+
 export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app, { auth, store, publicUrl }) => {
   app.get('/v1/repos/:owner/:repository/logs', {
     ...guard(auth, 'repo_read'),
@@ -42,13 +65,14 @@ export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app,
     // messages say what is wrong (a `+` sent unencoded arrives as a space).
     validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogListQueryInput : schema),
     schema: {
+      operationId: 'get_repository_events_repos__owner___repository__logs_get',
       tags: ['activity log'],
       summary: 'List the activity log',
-      description: 'Events newest first, filtered, a page at a time; follow the `Link` header for the next and previous pages. See docs/activity-log.md.',
+      description: 'Events newest first, filtered, a page at a time; follow the `Link` header for the next and previous pages. See [the activity log guide](/docs/guides/activity-log).',
       security: security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth'),
       params: RepoParams,
       querystring: log.ActivityLogListQuery,
-      response: { 200: ActivityLogPage, ...errorResponses },
+      response: { 200: jsonResponse('A page of events, newest first.', ActivityLogPage, { headers: { Link: LINK }, example: PAGE_EXAMPLE }), ...errorResponses },
     },
   }, async (request, reply) => {
     const params = request.query as log.ActivityLogListParams;
@@ -67,7 +91,9 @@ export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app,
       const url = pageUrl(publicUrl ?? `${request.protocol}://${request.host}`, request.params);
       reply.header('link', log.linkHeader(url, log.filterParams(query), perPage, { next: sign('next', page.next), prev: sign('prev', page.prev) }));
     }
-    return reply.type('application/json').send(log.pageJson(page.rows, perPage, `${repository.owner}/${repository.name}`));
+    // Written by pageJson as text (page-json.ts), which Fastify sends as it is; typed as the page it holds.
+    const json = log.pageJson(page.rows, perPage, `${repository.owner}/${repository.name}`);
+    return reply.type('application/json').send(json as unknown as Static<typeof ActivityLogPage>);
   });
 };
 
