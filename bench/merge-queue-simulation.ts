@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     'parallel-batch-size': { type: 'string', default: '1-4' },
     'isolated-batch-size': { type: 'string', default: '1-4' },
     wait: { type: 'string', default: '30' },
-    filling: { type: 'string', default: 'literal' },
+    filling: { type: 'string', default: 'when-last' },
     retries: { type: 'string', default: '0' },
     only: { type: 'string' },
     json: { type: 'string' },

@@ -126,35 +126,36 @@ test('parallel with missing: barrier: an unreported entry is a barrier at once',
   assert.equal(plan.batches[0]?.allScopes, true);
 });
 
-test('filling: a short batch with entries behind it in its scopes waits batch_max_wait_time from its first entry', () => {
-  const config = queueConfig({ mode: 'parallel', batchSize: 3, batchMaxWaitTime: 60 });
-  const state = queueState(config, [queueEntry(1, { scopes: ['a'], at: 10 }), queueEntry(2, { scopes: ['a', 'b'], at: 20 })]);
-  const early = planQueue(state, 30_000);
-  assert.deepEqual(planSummary(early), ['#1: waiting_for_batch', '#2: waiting_for_checks_slot']);
-  assert.equal(early.batches[0]?.startsAt, 70_000);
-  assert.equal(early.wakeAt, 70_000);
-  assert.deepEqual(early.toStart, []);
-  assert.deepEqual(planSummary(planQueue(state, 70_000)), ['#1: preparing', '#2: preparing']);
-});
-
-test('filling: a short batch with nothing queued behind it in its scopes starts at once', () => {
-  const config = queueConfig({ mode: 'parallel', batchSize: 3, batchMaxWaitTime: 60 });
-  const state = queueState(config, [queueEntry(1, { scopes: ['a'], at: 10 }), queueEntry(2, { scopes: ['b'], at: 20 })]);
-  assert.deepEqual(planSummary(planQueue(state, 20_000)), ['#1: preparing', '#2: preparing']);
-  // Serial: a short batch is always the last one, so it never waits.
-  const serial = queueState(queueConfig({ batchSize: 3, batchMaxWaitTime: 60 }), [queueEntry(1, { at: 10 })]);
-  assert.deepEqual(planSummary(planQueue(serial, 10_000)), ['#1: preparing']);
-});
-
-test('filling, the "when-last" experiment: a short batch waits only while new entries could still join it', () => {
+test('filling: a short batch that new entries could still join waits batch_max_wait_time from its first entry', () => {
   const config = queueConfig({ mode: 'parallel', batchSize: 3, batchMaxWaitTime: 60 });
   const behind = queueState(config, [queueEntry(1, { scopes: ['a'], at: 10 }), queueEntry(2, { scopes: ['a', 'b'], at: 20 })]);
   // #1 cannot grow (#2 is queued behind it in scope a): it starts; #2 is last in a and b: it waits.
-  assert.deepEqual(planSummary(planQueue(behind, 30_000, { fillingRule: 'when-last' })), ['#1: preparing', '#2: waiting_for_batch']);
+  const early = planQueue(behind, 30_000);
+  assert.deepEqual(planSummary(early), ['#1: preparing', '#2: waiting_for_batch']);
+  assert.equal(early.batches[1]?.startsAt, 80_000);
+  assert.equal(early.wakeAt, 80_000);
+  assert.deepEqual(planSummary(planQueue(behind, 80_000)), ['#1: preparing', '#2: preparing']);
+  // Serial: the last batch of the queue fills.
   const last = queueState(queueConfig({ batchSize: 3, batchMaxWaitTime: 60 }), [queueEntry(1, { at: 10 })]);
-  const plan = planQueue(last, 30_000, { fillingRule: 'when-last' });
+  const plan = planQueue(last, 30_000);
   assert.deepEqual(planSummary(plan), ['#1: waiting_for_batch']);
+  assert.deepEqual(plan.toStart, []);
   assert.equal(plan.wakeAt, 70_000);
+  assert.deepEqual(planSummary(planQueue(last, 70_000)), ['#1: preparing']);
+});
+
+test('filling: a full batch starts at once, whatever the wait', () => {
+  const config = queueConfig({ batchSize: 2, batchMaxWaitTime: 600 });
+  const state = queueState(config, [queueEntry(1, { at: 10 }), queueEntry(2, { at: 20 }), queueEntry(3, { at: 30 })]);
+  assert.deepEqual(planSummary(planQueue(state, 30_000)), ['#1 #2: preparing', '#3: waiting_for_batch']);
+});
+
+test('filling, the literal reading of DESIGN §9 (kept for the simulation): a batch waits only when something is queued behind it', () => {
+  const config = queueConfig({ mode: 'parallel', batchSize: 3, batchMaxWaitTime: 60 });
+  const behind = queueState(config, [queueEntry(1, { scopes: ['a'], at: 10 }), queueEntry(2, { scopes: ['a', 'b'], at: 20 })]);
+  assert.deepEqual(planSummary(planQueue(behind, 30_000, { fillingRule: 'literal' })), ['#1: waiting_for_batch', '#2: waiting_for_checks_slot']);
+  const serial = queueState(queueConfig({ batchSize: 3, batchMaxWaitTime: 60 }), [queueEntry(1, { at: 10 })]);
+  assert.deepEqual(planSummary(planQueue(serial, 10_000, { fillingRule: 'literal' })), ['#1: preparing']);
 });
 
 test('dynamic batch size: the waiting entries spread over the free slots, within min and max', () => {

@@ -1,13 +1,13 @@
-// DESIGN §9, taken literally: a proposed batch short of its size starts when batch_max_wait_time
-// has passed since its first entry entered, or at once when nothing else is queued behind it in
-// its scopes. "Behind it in its scopes": a later plannable entry sharing one of its scopes, or a
-// later barrier; for a barrier (and every batch of a serial queue) any later entry.
-// Note: an entry behind a batch in one of its scopes can never join it (it would pass the entries
-// queued between them), so this rule makes a batch wait exactly when waiting cannot fill it, and
-// a serial queue never waits (its short batch is always the last). `when-last` is the opposite
-// rule (wait only when nothing is queued behind, i.e. when new arrivals could still join), the
-// meaning the public `batch_max_wait_time` documents; it exists for the simulation to compare
-// (bench/RESULTS.md) until the lead decides which rule the service follows.
+// A proposed batch short of its size waits for new entries up to batch_max_wait_time from its
+// first entry's arrival, but only while a new entry could still join it: when nothing is queued
+// behind it in its scopes ("behind it in its scopes": a later plannable entry sharing one of its
+// scopes, or a later barrier; for a barrier and every batch of a serial queue, any later entry).
+// Something queued behind it can never join (it would pass the entries between them), and a new
+// arrival would queue behind that, so then it starts at once. This is the meaning the public
+// `batch_max_wait_time` documents. DESIGN §9 words the condition the other way round ("at once
+// when nothing else is queued behind it"); taken literally a batch waits exactly when waiting
+// cannot fill it and a serial queue never waits, so the option would do nothing. `literal` keeps
+// that reading for the simulation to compare (bench/RESULTS.md).
 import type { QueueEntry } from './model.ts';
 import type { PlanGraph } from './plan-graph.ts';
 import type { PlannableEntries } from './planning-scopes.ts';
@@ -22,7 +22,7 @@ export function markFillingBatches(
   sizeOf: (queueRule: string) => number,
   waitMsOf: (queueRule: string) => number,
   now: number,
-  rule: FillingRule = 'literal',
+  rule: FillingRule = 'when-last',
 ): void {
   const lastPositionOfScope = new Map<string, number>();
   let lastBarrierPosition = -1;
