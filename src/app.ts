@@ -22,6 +22,7 @@ import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
+import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -29,6 +30,8 @@ export interface AppDeps {
   config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
   store: Store;
   hosting: HostingApi;
+  /** The merge queue's use cases; made over `store` when not given (main.ts shares it with the executor). */
+  mergeQueue?: MergeQueueService;
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
   logger?: FastifyBaseLogger;
 }
@@ -97,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
   const metrics = registerMetrics(app);
+  const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store);
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
   operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
