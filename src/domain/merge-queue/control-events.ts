@@ -3,7 +3,7 @@
 import type { IngestEventInput } from '../events/index.ts';
 import type { ProductActor } from '../product-changes.ts';
 import { zonedDateTime } from './freeze-times.ts';
-import type { ScheduledFreeze } from './freeze-conditions.ts';
+import type { FreezeCondition, ScheduledFreeze } from './freeze-conditions.ts';
 
 const TRIGGER = 'merge queue API';
 
@@ -31,8 +31,8 @@ export function freezeAttributes(freeze: ScheduledFreeze) {
     start: zonedDateTime(freeze.start, freeze.timezone),
     end: freeze.end && zonedDateTime(freeze.end, freeze.timezone),
     timezone: freeze.timezone,
-    matching_conditions: structuredClone(freeze.matchingConditions),
-    exclude_conditions: structuredClone(freeze.excludeConditions),
+    matching_conditions: structuredClone(freeze.matchingConditions) as FreezeCondition[],
+    exclude_conditions: structuredClone(freeze.excludeConditions) as FreezeCondition[],
   };
 }
 
