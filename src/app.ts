@@ -32,6 +32,8 @@ export interface AppDeps {
   hosting: HostingApi;
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
   logger?: FastifyBaseLogger;
+  /** Told after a change to a repository's merge-queue configuration, pause or freezes commits. */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** pino's options for Switchyard's logs: credentials and signatures never written. */
@@ -108,6 +110,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
   await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret });
-  await app.register(mergeQueueControlRoutes, { auth, store: deps.store });
+  await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged: deps.onQueueChanged });
   return app;
 }

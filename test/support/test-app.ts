@@ -38,6 +38,8 @@ export interface TestAppOptions {
   tokenVerificationsPerMinute?: number;
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
+  /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -48,6 +50,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
     config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent' },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
+    onQueueChanged: options.onQueueChanged,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
