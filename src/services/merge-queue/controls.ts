@@ -26,7 +26,7 @@ export interface QueuePause {
   pausedAt: Date;
 }
 
-export interface QueueHoldsNow {
+export interface QueueHolds {
   paused: boolean;
   frozen: boolean;
   pause: QueuePause | null;
@@ -85,7 +85,7 @@ export async function unpauseQueue(store: Store, owner: string, name: string, by
 }
 
 /** What holds merges to `baseRef` at `now`: the pause, and the active freeze matching the base. */
-export async function queueHolds(store: Store, repositoryId: string, baseRef: string, now: Date, db: Db = store.db): Promise<QueueHoldsNow> {
+export async function queueHolds(store: Store, repositoryId: string, baseRef: string, now: Date, db: Db = store.db): Promise<QueueHolds> {
   const pause = await readPause(store, repositoryId, db);
   const ongoing = await store.mergeQueueControls.freezesOngoing(repositoryId, now, db);
   const active = ongoing.map(freezeOf).find((freeze) => freezeApplies(freeze, baseRef, now));
