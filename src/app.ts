@@ -25,6 +25,7 @@ import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
 import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
+import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -40,6 +41,8 @@ export interface AppDeps {
   executor?: { wake(repositoryId?: string): void };
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
   logger?: FastifyBaseLogger;
+  /** Told after a change to a repository's merge-queue configuration, pause or freezes commits. */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** pino's options for Switchyard's logs: credentials and signatures never written. */
@@ -118,5 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
   await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals });
+    await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged: (repositoryId) => {
+    deps.onQueueChanged?.(repositoryId);
+    deps.executor?.wake(repositoryId);
+  } });
   return app;
 }
