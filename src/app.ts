@@ -22,6 +22,7 @@ import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
+import { mergeQueueRoutes } from './http/routes/merge-queue.ts';
 import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logRoutes, { auth, store: deps.store, publicUrl: deps.config.publicUrl });
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
+  await app.register(mergeQueueRoutes, { auth, mergeQueue });
   await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret });
   return app;
 }
