@@ -59,8 +59,9 @@ export function estimateBatches(view: EstimateInput): Map<string, BatchTimes> {
     const run = stored.get(batch.id) ?? null;
     const typical = typicalCheckMs(view, batch.queueRule);
     let ciFinishAt: number | null;
-    if (run?.checksEndedAt != null) ciFinishAt = run.checksEndedAt;
-    else if (batch.subBatchIds.length > 0) ciFinishAt = latest(batch.subBatchIds.flatMap((id) => planned.get(id) ?? []).map((sub) => timesOf(sub).ciFinishAt));
+    // A bisecting batch is done when its parts are, whenever its own checks ended.
+    if (batch.subBatchIds.length > 0) ciFinishAt = latest(batch.subBatchIds.flatMap((id) => planned.get(id) ?? []).map((sub) => timesOf(sub).ciFinishAt));
+    else if (run?.checksEndedAt != null) ciFinishAt = run.checksEndedAt;
     else if (run?.checksStartedAt != null) ciFinishAt = Math.max(view.now, run.checksStartedAt + typical);
     else if (run?.phase === 'preparing') ciFinishAt = view.now + typical;
     else {
