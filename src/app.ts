@@ -22,6 +22,7 @@ import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
+import { mergeQueueRoutes } from './http/routes/merge-queue.ts';
 import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
@@ -121,9 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
   await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals });
-    await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged: (repositoryId) => {
+  const onQueueChanged = (repositoryId: string) => {
     deps.onQueueChanged?.(repositoryId);
     deps.executor?.wake(repositoryId);
-  } });
+  };
+  await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
+  await app.register(mergeQueueRoutes, { auth, mergeQueue });
   return app;
 }
