@@ -2,7 +2,8 @@
 // fails: a bad token, an unknown repository, a server that is down, a usage error.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { backends, postgresAvailable, privateSchemaUrl } from '../support/backends.ts';
 import { loadMigrations } from '../../src/storage/migrate.ts';
 import { SERVICE_TOKEN, startTestApp, type TestApp } from '../support/test-app.ts';
@@ -136,5 +137,15 @@ describe('switchyard without a server, or misused', () => {
       execFile(process.execPath, [`${ROOT}bin/switchyard.mjs`, '--help'], { cwd: '/' }, (error, stdout) => (error ? reject(error) : resolve({ stdout }))),
     );
     for (const command of ['serve', 'migrate', 'export', 'import', 'keys', 'repos', 'scopes', 'logs', 'queue']) assert.match(stdout, new RegExp(`^  ${command}\\b`, 'm'), command);
+  });
+
+  test('output into a pipe the reader closed early (`| head -1`): a quiet exit 0, no EPIPE crash', async () => {
+    const child = spawn(process.execPath, [`${ROOT}bin/switchyard.mjs`, '--help'], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the command writes a byte
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = (await once(child, 'close')) as [number | null];
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
   });
 });
