@@ -121,14 +121,17 @@ describe('npm start', () => {
     assert.ok(!existsSync(join(dataDir, 'switchyard.lock')));
   });
 
-  test('DATABASE_URL without SWITCHYARD_SERVICE_TOKEN: a warning at start', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+  test('DATABASE_URL without SWITCHYARD_SERVICE_TOKEN: a warning at start; the pool settings used are logged', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
     const { url, drop } = await privateSchemaUrl();
-    const run = await npmStart({ DATABASE_URL: url });
+    const run = await npmStart({ DATABASE_URL: url, SWITCHYARD_DB_POOL_SIZE: '3', SWITCHYARD_STATEMENT_TIMEOUT_MS: '45000' });
     try {
       await waitFor(() => run.messages().includes('switchyard ready'), 'start-up', run.output);
       const steps = run.messages();
       const warning = indexOf(steps, /^DATABASE_URL is set without SWITCHYARD_SERVICE_TOKEN/);
-      assert.ok(warning < indexOf(steps, /^connecting to PostgreSQL$/), 'the warning comes first');
+      const connecting = indexOf(steps, /^connecting to PostgreSQL$/);
+      assert.ok(warning < connecting, 'the warning comes first');
+      const line = JSON.parse(run.output().split('\n').filter((text) => text.startsWith('{'))[connecting]!) as { poolSize: number; statementTimeoutMs: number };
+      assert.deepEqual([line.poolSize, line.statementTimeoutMs], [3, 45000]);
       assert.ok(!run.output().includes(url), 'the connection string is never logged');
     } finally {
       process.kill(run.pid, 'SIGTERM');
