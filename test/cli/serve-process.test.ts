@@ -44,7 +44,7 @@ async function npmStart(env: Record<string, string>): Promise<NpmStart> {
   return { pid: child.pid!, port, output: () => output, messages, exited, hasExited: () => child.exitCode !== null || child.signalCode !== null };
 }
 
-async function waitFor(condition: () => boolean, what: string, output: () => string, ms = 90_000): Promise<void> {
+async function waitFor(condition: () => boolean, what: string, output: () => string, ms = 180_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output()}`);
