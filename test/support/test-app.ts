@@ -46,7 +46,7 @@ export interface TestAppOptions {
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
   /** Runs the merge queue on the fake platform, as QUEUE_BOT; loop timings for tests. */
-  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string };
+  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string; clock?: () => number };
   /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
   onQueueChanged?: (repositoryId: string) => void;
 }
