@@ -22,6 +22,7 @@ import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
+import { dashboardRoutes } from './web/dashboard-routes.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -107,5 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
   await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret });
+  dashboardRoutes(app);
   return app;
 }
