@@ -1,5 +1,5 @@
 // A repository as the dashboard tests (and bench/dashboard-paint.ts) look at it: realistic events
-// over the last day (whole queue stays, bisections, commands, pauses), an admin key of its owner,
+// over the last 23 hours, inside the default window however long a test takes (whole queue stays, bisections, commands, pauses), an admin key of its owner,
 // and one event whose metadata is markup an attacker would send.
 import assert from 'node:assert/strict';
 import { generateEvents, type IngestEventInput } from '../fixtures/event-fixtures.ts';
@@ -37,7 +37,7 @@ async function ingest(t: TestApp, events: readonly IngestEventInput[]): Promise<
 /** Registers the repository, writes `count` events over the day before `now`, and makes a key. */
 export async function seedDashboardWorld(t: TestApp, { count = 2000, now = Date.now(), seed = 19 } = {}): Promise<DashboardWorld> {
   assert.ok([201, 204].includes((await t.request('PUT', `/v1/admin/repos/${FULL_NAME}`)).status));
-  const events = generateEvents({ seed, count, start: new Date(now - 86_400_000 + 60_000), end: new Date(now - 60_000), pullRange: [1n, 40n] });
+  const events = generateEvents({ seed, count, start: new Date(now - 23 * 3_600_000), end: new Date(now - 60_000), pullRange: [1n, 40n] });
   await ingest(t, events);
   const [hostileEventId] = await ingest(t, [
     { type: 'action.comment', metadata: { message: HOSTILE_MESSAGE }, trigger: 'Rule: <b>greet</b>', pull_request: 7, base_ref: 'main', received_at: new Date(now - 30_000).toISOString() },
