@@ -2,6 +2,7 @@
 // all from this process. The pages call the public /v1 API with the token the person pasted;
 // nothing here reads a credential. Not API: every route carries the `hide` marker.
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { DASHBOARD_ASSETS, dashboardAssetFiles } from './dashboard-assets.ts';
@@ -14,6 +15,10 @@ import { dashboardShell } from './dashboard-shell.ts';
 export const DASHBOARD_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const hidden = { schema: { hide: true } } as const;
+
+/** docs/dashboard.md's screenshots, so the guide at /docs/guides/dashboard shows them too. */
+const SCREENSHOTS = new URL('../../docs/dashboard/', import.meta.url).pathname;
+const SCREENSHOT_NAME = /^[a-z-]+-(1280|390)\.png$/;
 
 function sendShell(reply: FastifyReply, html: string): FastifyReply {
   return reply
@@ -33,6 +38,12 @@ export function dashboardRoutes(app: FastifyInstance): void {
   app.get('/', hidden, async (_request, reply) => sendShell(reply, html));
   // Every page of a repository is the same shell; the modules read the path and the query.
   app.get('/repos/:owner/:repository/:page', hidden, async (_request, reply) => sendShell(reply, html));
+
+  app.get<{ Params: { file: string } }>('/docs/guides/dashboard/:file', hidden, async (request, reply) => {
+    const { file } = request.params;
+    if (!SCREENSHOT_NAME.test(file) || !existsSync(SCREENSHOTS + file)) throw new ApiError('route_not_found', `No screenshot named ${file}.`);
+    return reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').type('image/png').send(await readFile(SCREENSHOTS + file));
+  });
 
   app.get<{ Params: { file: string } }>(`${DASHBOARD_ASSETS}/:file`, hidden, async (request, reply) => {
     const asset = Object.hasOwn(files, request.params.file) ? files[request.params.file] : undefined;

@@ -49,17 +49,20 @@ function PullLine({ pull, onDequeue }) {
   </li>`;
 }
 
+function batchFacts(batch) {
+  const facts = [batch.all_scopes ? 'Every scope (a barrier)' : batch.scopes.length ? `Scopes: ${batch.scopes.join(', ')}` : 'No scopes'];
+  facts.push(`checks ${batch.checks_summary.passed}/${batch.checks_summary.total}`);
+  if (batch.started_at) facts.push(`started ${utc(batch.started_at)}`);
+  if (batch.estimated_merge_at) facts.push(`merges ~${utc(batch.estimated_merge_at)} (${relative(batch.estimated_merge_at)})`);
+  if (batch.queue_pull_request_number !== null && batch.queue_pull_request_number !== undefined) facts.push(`checked on #${batch.queue_pull_request_number}`);
+  return facts;
+}
+
 function BatchItem({ batch, onDequeue }) {
   const [label] = STATUS[batch.status.code] ?? [batch.status.code];
   return html`<li class="batch-item" data-status=${batch.status.code} data-name=${batch.name}>
     <h3><span class="badge" data-status=${batch.status.code}>${label}</span> ${batch.name}</h3>
-    <p class="meta">
-      ${batch.all_scopes ? 'Every scope (a barrier)' : batch.scopes.length ? `Scopes: ${batch.scopes.join(', ')}` : 'No scopes'}
-      · checks ${batch.checks_summary.passed}/${batch.checks_summary.total}
-      ${batch.started_at ? ` · started ${utc(batch.started_at)}` : ''}
-      ${batch.estimated_merge_at ? ` · merges ~${utc(batch.estimated_merge_at)} (${relative(batch.estimated_merge_at)})` : ''}
-      ${batch.queue_pull_request_number !== null && batch.queue_pull_request_number !== undefined ? ` · checked on #${batch.queue_pull_request_number}` : ''}
-    </p>
+    <p class="meta">${batchFacts(batch).join(' · ')}</p>
     <ul class="pulls">${batch.pull_requests.map((pull) => html`<${PullLine} key=${String(pull.number)} pull=${pull} onDequeue=${onDequeue} />`)}</ul>
   </li>`;
 }
