@@ -30,10 +30,12 @@ async function paintOnce(browser: Awaited<ReturnType<typeof launchBrowser>>, url
   try {
     await page.goto(url, { waitUntil: 'commit' });
     // Total shown, chart drawn (uPlot's canvas has its size), first page of events in the table.
-    await page.waitForFunction(() => document.querySelector('[data-total]') && document.querySelector('.u-over') && document.querySelector('tr.event'), null, { timeout: 60_000, polling: 'raf' });
-    const meaningful = await page.evaluate(() => performance.now());
-    await page.waitForSelector('figure.histogram[data-stacked="true"]', { timeout: 120_000 });
-    const stacked = await page.evaluate(() => performance.now());
+    // The instant is taken in the page, at the first frame that shows all three.
+    const painted = await page.waitForFunction(() => document.querySelector('[data-total]') && document.querySelector('.u-over canvas, .u-wrap canvas') && document.querySelector('tr.event') && performance.now(), null, { timeout: 60_000, polling: 'raf' });
+    const meaningful = (await painted.jsonValue()) as number;
+    if (process.env.PAINT_TIMINGS) console.log(await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${entry.name.replace(location.origin, '').slice(0, 60)} ${entry.startTime.toFixed(0)}→${(entry as PerformanceResourceTiming).responseEnd.toFixed(0)}`).join('\n')));
+    const stackedAt = await page.waitForFunction(() => document.querySelector('figure.histogram[data-stacked="true"]') && performance.now(), null, { timeout: 120_000, polling: 'raf' });
+    const stacked = (await stackedAt.jsonValue()) as number;
     return { meaningful, stacked };
   } finally {
     await context.close();

@@ -31,8 +31,8 @@ function sendShell(reply: FastifyReply, html: string): FastifyReply {
 }
 
 export function dashboardRoutes(app: FastifyInstance): void {
-  const html = dashboardShell();
   const files = dashboardAssetFiles();
+  const html = dashboardShell(Object.keys(files).filter((name) => name.endsWith('.js')));
   const loaded = new Map<string, Promise<Buffer>>();
 
   app.get('/', hidden, async (_request, reply) => sendShell(reply, html));

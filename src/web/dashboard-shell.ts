@@ -1,8 +1,11 @@
-// The one HTML page of the dashboard: styles, then the entry module, which draws every page.
+// The one HTML page of the dashboard: styles, the modules preloaded, then the entry module,
+// which draws every page.
 // It holds no data: what a person sees comes from the API, rendered by Preact as text.
 import { DASHBOARD_ASSETS } from './dashboard-assets.ts';
 
-export function dashboardShell(): string {
+/** `modules`: every module the page imports, preloaded at once rather than found level by level. */
+export function dashboardShell(modules: readonly string[]): string {
+  const preloads = modules.map((name) => `<link rel="modulepreload" href="${DASHBOARD_ASSETS}/${name}">`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -12,8 +15,7 @@ export function dashboardShell(): string {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${DASHBOARD_ASSETS}/uplot.css">
 <link rel="stylesheet" href="${DASHBOARD_ASSETS}/dashboard.css">
-<link rel="modulepreload" href="${DASHBOARD_ASSETS}/preact.js">
-<link rel="modulepreload" href="${DASHBOARD_ASSETS}/uplot.js">
+${preloads}
 <script type="module" src="${DASHBOARD_ASSETS}/main.js"></script>
 </head>
 <body>
