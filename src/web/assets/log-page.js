@@ -33,8 +33,8 @@ function Empty({ view, go }) {
 function Pager({ view, links, go }) {
   return html`<nav class="pager" aria-label="Pages of events">
     <button type="button" disabled=${!view.cursor} onClick=${() => go({ ...view, cursor: null, event: null })}>Newest</button>
-    <button type="button" rel="prev" disabled=${!links.prev} onClick=${() => go({ ...view, cursor: links.prev, event: null })}>← Newer</button>
-    <button type="button" rel="next" disabled=${!links.next} onClick=${() => go({ ...view, cursor: links.next, event: null })}>Older →</button>
+    <button type="button" disabled=${!links.prev} onClick=${() => go({ ...view, cursor: links.prev, event: null })}>← Newer</button>
+    <button type="button" disabled=${!links.next} onClick=${() => go({ ...view, cursor: links.next, event: null })}>Older →</button>
   </nav>`;
 }
 
