@@ -20,6 +20,8 @@ export interface HostingUser {
 
 export interface RepositoryPermissions {
   admin: boolean;
+  /** Write access: enter and leave the merge queue, pause it, freeze it. */
+  push: boolean;
   pull: boolean;
 }
 
@@ -78,7 +80,7 @@ export class HostingApi {
   repositoryPermissions(token: string, owner: string, repository: string): Promise<RepositoryPermissions | null> {
     return this.cached(token, `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}`, (body) => {
       const permissions = objectOf(objectOf(body, 'repository').permissions ?? {}, 'repository permissions');
-      return { admin: permissions.admin === true, pull: permissions.pull === true };
+      return { admin: permissions.admin === true, push: permissions.push === true, pull: permissions.pull === true };
     });
   }
 

@@ -8,6 +8,7 @@ import { DefaultProductQueries } from './queries/default-products.ts';
 import { EventQueries } from './queries/events.ts';
 import { EventAggregateQueries } from './queries/event-aggregate.ts';
 import { EventLogQueries } from './queries/event-log.ts';
+import { MergeQueueQueries } from './queries/merge-queues.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
@@ -30,6 +31,7 @@ export interface Store {
   readonly eventLog: EventLogQueries;
   readonly scopeReports: ScopeReportQueries;
   readonly webhookDeliveries: WebhookDeliveryQueries;
+  readonly mergeQueues: MergeQueueQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -62,6 +64,7 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
+    mergeQueues: new MergeQueueQueries(db),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },

@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
 import { bearerToken, identify, type CredentialDeps, type CredentialKind, type Principal } from './principal.ts';
 
-export type Rights = 'service' | 'ci' | 'scope_read' | 'repo_read' | 'repo_admin' | 'owner_admin';
+export type Rights = 'service' | 'ci' | 'scope_read' | 'repo_read' | 'repo_write' | 'repo_admin' | 'owner_admin';
 
 const ACCEPTS: Record<Rights, readonly CredentialKind[]> = {
   service: ['service'],
@@ -18,6 +18,8 @@ const ACCEPTS: Record<Rights, readonly CredentialKind[]> = {
   // Reading scope reports back: whoever may send them, and whoever may read the repository.
   scope_read: ['service', 'ci_key', 'admin_key', 'hosting'],
   repo_read: ['service', 'admin_key', 'hosting'],
+  // Acting on the merge queue (enter, dequeue, pause, freezes): DESIGN.md §3.
+  repo_write: ['service', 'admin_key', 'hosting'],
   repo_admin: ['service', 'admin_key', 'hosting'],
   owner_admin: ['service', 'admin_key', 'hosting'],
 };
@@ -40,7 +42,9 @@ async function hostingAllows(deps: CredentialDeps, principal: Extract<Principal,
     return deps.hosting.isOrganisationAdmin(principal.token, owner, principal.user.login);
   }
   const permissions = await deps.hosting.repositoryPermissions(principal.token, owner, path.repository ?? '');
-  return rights === 'repo_admin' ? permissions?.admin === true : permissions?.pull === true;
+  if (rights === 'repo_admin') return permissions?.admin === true;
+  if (rights === 'repo_write') return permissions?.push === true;
+  return permissions?.pull === true;
 }
 
 async function allows(deps: CredentialDeps, principal: Principal, rights: Rights, path: OwnerPath): Promise<boolean> {
