@@ -62,10 +62,16 @@ describe('the dashboard: merge queue', { skip: skipWithoutChromium }, async () =
         // Checks start on every batch branch and decide only when the test lets them.
         t.hosting.ci.configure({ delayMs: 10, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => checksReleased }] });
         assert.equal((await t.request('PUT', `/v1/admin/repos/${FULL_NAME}`)).status, 201);
-        for (const name of ['api', 'web', 'docs', 'more']) {
-          pulls.push((await t.hosting.openPullRequest({ repo: FULL_NAME, changes: { [`${name}.txt`]: `${name}\n` }, title: `Change the ${name} <b>now</b>`, author: 'alice' })).number);
+        const configured = await t.request('PUT', `${QUEUE}/configuration`, { body: { merge_queue: { mode: 'parallel' }, queue_rules: [{ name: 'default' }] } });
+        assert.equal(configured.status < 300, true, configured.text);
+        const ci = await createKey(t, 'ci');
+        // The last one has no scope report: it waits, and the page says why.
+        for (const [name, scopes] of [['api', ['api']], ['web', ['web']], ['docs', ['docs', 'api']], ['more', null]] as const) {
+          const number = (await t.hosting.openPullRequest({ repo: FULL_NAME, changes: { [`${name}.txt`]: `${name}\n` }, title: `Change the ${name} <b>now</b>`, author: 'alice' })).number;
+          pulls.push(number);
+          await t.hosting.webhooks.settled();
+          if (scopes) assert.ok((await t.request('PUT', `/v1/repos/${FULL_NAME}/pulls/${number}/scopes`, { token: ci.key, body: { scopes } })).status < 300);
         }
-        await t.hosting.webhooks.settled();
         for (const number of pulls) {
           const entered = await t.request('PUT', `${QUEUE}/pull/${number}`, { body: {} });
           assert.equal(entered.status, 202, entered.text);
@@ -98,6 +104,10 @@ describe('the dashboard: merge queue', { skip: skipWithoutChromium }, async () =
         assert.equal(await page.locator('svg g.batch').count(), status.batches.length, 'one box per batch');
         const edges = status.batches.reduce((n: number, batch: { parent_ids: string[] }) => n + batch.parent_ids.length, 0);
         assert.equal(await page.locator('svg path.edge').count(), edges, 'one edge per parent');
+        assert.ok(edges > 0, 'the docs+api batch descends from the api batch');
+        assert.deepEqual(await page.locator('svg .lane-name').allTextContents(), ['api', 'docs', 'web'], 'one lane per scope');
+        assert.deepEqual(status.waiting_pull_requests.map((pull: { number: number }) => pull.number), [Number(pulls.at(-1))]);
+        await page.locator(`ul.waiting li[data-number="${pulls.at(-1)}"] .why`).getByText(/No scope report yet/).waitFor();
         assert.equal(await page.locator('li.pull .title').first().innerText(), status.batches[0].pull_requests[0].title, 'titles as text');
         assert.equal(await page.locator('li.pull b').count(), 0, 'no element made from a title');
         await assertAccessible(page, 'the merge queue');
@@ -112,9 +122,9 @@ describe('the dashboard: merge queue', { skip: skipWithoutChromium }, async () =
 
       test('dequeue, pause and unpause from the page', async () => {
         const last = pulls.at(-1)!;
-        await page.locator(`li.pull[data-number="${last}"]`).getByRole('button', { name: `Dequeue #${last}` }).click();
+        await page.locator(`ul.waiting li[data-number="${last}"]`).getByRole('button', { name: `Dequeue #${last}` }).click();
         await until(async () => (await t.request('GET', `${QUEUE}/pull/${last}`)).status, 404, 'dequeued through the API');
-        await untilShownAsApi('the page shows the queue without it');
+        await page.getByText('Waiting pull requests').locator('..').getByText('None.').waitFor();
 
         await page.getByLabel('Pause reason').fill('release <b>freeze</b>');
         await page.getByRole('button', { name: 'Pause the queue' }).click();
