@@ -22,6 +22,9 @@ export interface Config {
   readonly tokenVerificationsPerMinute: number;
   readonly publicUrl: string | undefined;
   readonly retentionDays: number;
+  /** PostgreSQL: connections per process, and the server-side limit of one statement */
+  readonly dbPoolSize: number;
+  readonly statementTimeoutMs: number;
   readonly logLevel: LogLevel;
 }
 
@@ -123,6 +126,8 @@ export function loadConfig(env: Env = process.env): Config {
     tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),
     publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),
     retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
+    dbPoolSize: integer(env, 'SWITCHYARD_DB_POOL_SIZE', 10, 1, 1000),
+    statementTimeoutMs: integer(env, 'SWITCHYARD_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     logLevel: logLevel(env),
   });
 }

@@ -71,7 +71,7 @@ export async function startServer(config: Config): Promise<void> {
   const generated = await embeddedServiceToken(config);
   if (config.dataDir !== 'memory://' && !config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
   announceStore(config, log);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onStep: (step) => logStoreStep(log, step) });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, statementTimeoutMs: config.statementTimeoutMs, onStep: (step) => logStoreStep(log, step) });
   const app = await buildApp({
     config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
     store,

@@ -18,7 +18,7 @@ export async function openConfiguredStore(io: CliIo, onStep?: (step: StoreStep) 
   io.stderr(`opening ${where}\n`);
   try {
     if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
-    return await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onStep });
+    return await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, statementTimeoutMs: config.statementTimeoutMs, onStep });
   } catch (error) {
     throw new CliError(`cannot open ${where}: ${(error as Error).message}`);
   }

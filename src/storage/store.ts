@@ -40,6 +40,10 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Directory of the embedded store, or 'memory://'. */
   dataDir: string;
+  /** PostgreSQL only: connections in the pool (default 10). */
+  poolSize?: number | undefined;
+  /** PostgreSQL only: the server-side limit of one statement (default 30,000 ms). */
+  statementTimeoutMs?: number | undefined;
   /** Told of each start-up step as it ends (the first start of an embedded store is slow). */
   onStep?: (step: StoreStep) => void;
 }
@@ -72,7 +76,7 @@ function createStore(backend: Backend, dialect: Dialect): Store {
 /** Opens the configured backend and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const onStep = options.onStep ?? (() => {});
-  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl })), onStep);
+  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs })), onStep);
   if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
   const unlock = await lockDataDir(options.dataDir);
   try {
