@@ -171,17 +171,18 @@ for (const backend of await backends()) {
     const now = Date.now();
     const aggregate = async (query: ModelQuery) => (await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(query)}`)).json;
     /** The count tables as the events say they should be. */
-    const slot = (width: number) => sql`floor(date_part('epoch', date_trunc('second', received_at)) / ${sql.lit(width)})::bigint * ${sql.lit(width)}`;
+    const slot = () => sql`floor(date_part('epoch', date_trunc('second', received_at)) / width)::bigint * width`;
     const stored = {
-      counts: sql`SELECT repository_id, slot_start, type, outcome, trigger, n::bigint FROM event_counts`,
-      numbers: sql`SELECT repository_id, facet, slot_start, number, n::bigint FROM event_number_counts`,
+      counts: sql`SELECT repository_id, width, slot_start, type, outcome, trigger, base_ref, n::bigint FROM event_counts`,
+      numbers: sql`SELECT repository_id, facet, width, slot_start, number, n::bigint FROM event_number_counts`,
     };
+    const widths = (...list: number[]) => sql`(VALUES ${sql.join(list.map((w) => sql`(${sql.lit(w)})`))}) AS w (width)`;
     const recounted = {
-      counts: sql`SELECT repository_id, ${slot(600)}, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5`,
+      counts: sql`SELECT repository_id, width, ${slot()}, type, outcome, trigger, base_ref, count(*) FROM events, ${widths(600, 14400, 86400)} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
       numbers: sql`
-        SELECT repository_id, 'pull_request', ${slot(3600)}, pull_request, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4
+        SELECT repository_id, 'pull_request', width, ${slot()}, pull_request, count(*) FROM events, ${widths(3600, 86400)} WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4, 5
         UNION ALL
-        SELECT repository_id, 'batch_pull_request', ${slot(3600)}, batch_pull_request, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4`,
+        SELECT repository_id, 'batch_pull_request', width, ${slot()}, batch_pull_request, count(*) FROM events, ${widths(3600, 86400)} WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4, 5`,
     };
     /** Rows in one and not the other, either way. */
     const differing = async (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
