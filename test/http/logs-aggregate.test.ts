@@ -12,6 +12,9 @@ import { ingestEvents, walkNext } from '../support/activity-log-client.ts';
 import { generateEvents } from '../fixtures/event-fixtures.ts';
 import { purgeExpiredEvents } from '../../src/services/retention.ts';
 import { sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import { openStore } from '../../src/storage/store.ts';
+import { privateSchemaUrl } from '../support/backends.ts';
 
 const REPO = 'acme/widgets';
 const DAY = 86_400_000;
@@ -227,6 +230,44 @@ for (const backend of await backends()) {
       }
     });
 
+    test('randomized filter sets over windows of 7 hours to 93 days, cut anywhere, match the model', async () => {
+      // The counts by type, outcome, trigger and base_ref apply those filters; a filter on pull
+      // requests or batches sends the parts it concerns to the events.
+      const next = random(backend === 'pglite' ? 41 : 42);
+      for (let i = 0; i < 30; i++) {
+        const query = randomQuery(next, all, now);
+        if (i % 2 === 0) query.base_ref = 'main';
+        const span = Math.floor(401 * 60_000 + next() * (i % 3 === 0 ? 93 * DAY - 401 * 60_000 : 4 * DAY));
+        const to = now + 60_000 - Math.floor(next() * 3 * DAY);
+        query.received_from = new Date(to - span).toISOString();
+        query.received_to = new Date(to).toISOString();
+        assert.deepEqual(await aggregate(query), modelAggregate(all, query, now), searchOf(query));
+      }
+    });
+
+    test('aggregates read while batches are written each match the model at one batch boundary', async () => {
+      const batches = Array.from({ length: 6 }, (_, i) => generateEvents({ seed: 40 + i, count: 150, start: new Date(now - 3 * DAY), end: new Date(now - 1000), pullRange: [1n, 400n] }));
+      const queries: ModelQuery[] = [
+        { received_from: new Date(now - 4 * DAY).toISOString(), received_to: new Date(now + 60_000).toISOString() },
+        { base_ref: 'main', not_outcome: ['neutral'], received_from: new Date(now - 3 * DAY - 5_000).toISOString(), received_to: new Date(now).toISOString() },
+      ];
+      const states = [all];
+      let writing = true;
+      const writes = (async () => {
+        for (const batch of batches) states.push([...states.at(-1)!, ...(await ingestEvents(t, REPO, batch, now))]);
+        writing = false;
+      })();
+      const seen: { query: ModelQuery; result: unknown }[] = [];
+      while (writing || seen.length < 4) for (const query of queries) seen.push({ query, result: await aggregate(query) });
+      await writes;
+      for (const { query, result } of seen) {
+        const matches = states.some((state) => { try { assert.deepEqual(result, modelAggregate(state, query, now)); return true; } catch { return false; } });
+        assert.ok(matches, `an aggregate read during writes matches no batch boundary: ${searchOf(query)}`);
+      }
+      all = states.at(-1)!;
+      await countsMatchEvents();
+    });
+
     test('retention removes events and their counts alike, even from a slot it cuts', async () => {
       // A cutoff 3 days and 1234 ms ago falls inside a count slot and a pull slot.
       const removed = await purgeExpiredEvents(t.store, 3, new Date(now - 1234));
@@ -268,4 +309,30 @@ for (const backend of await backends()) {
       assert.deepEqual(result.by_trigger, modelAggregate(all, {}, now).by_trigger);
     });
   });
+
+  if (backend === 'postgres') {
+    test('postgres: an aggregate past the statement time limit answers 503 storage_timeout, not "unreachable"', async () => {
+      const { url, drop } = await privateSchemaUrl();
+      const store = await openStore({ databaseUrl: url, dataDir: 'unused', statementTimeoutMs: 1500 });
+      const t = await startTestApp(backend, store);
+      const locker = new pg.Client({ connectionString: url });
+      try {
+        assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+        await locker.connect();
+        // The events held by another session: the aggregate waits for them, and waiting counts.
+        await locker.query('BEGIN; LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+        const stopped = await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?outcome=failure`);
+        assert.equal(stopped.status, 503, stopped.text);
+        assert.equal(stopped.json.detail, 'The query ran longer than the storage time limit and was stopped; narrow the window or the filters, or retry later.');
+        assert.ok(stopped.headers.get('retry-after'));
+        await locker.query('ROLLBACK');
+        assert.equal((await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?outcome=failure`)).status, 200);
+      } finally {
+        await locker.end().catch(() => undefined);
+        await t.close();
+        await store.close();
+        await drop();
+      }
+    });
+  }
 }
