@@ -52,7 +52,7 @@ export type StoreStep =
   | { step: 'connected'; backend: Backend; ms: number }
   | { step: 'migrated'; applied: number[]; ms: number };
 
-function createStore(backend: Backend, dialect: Dialect): Store {
+function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
   const db = new Kysely<Database>({ dialect });
   return {
     backend,
@@ -62,7 +62,8 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
     events: new EventQueries(db),
-    eventAggregates: new EventAggregateQueries(db),
+    // Its four parts at once take four connections; a smaller pool runs them one after the other.
+    eventAggregates: new EventAggregateQueries(db, poolSize >= 4),
     eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
@@ -76,7 +77,10 @@ function createStore(backend: Backend, dialect: Dialect): Store {
 /** Opens the configured backend and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const onStep = options.onStep ?? (() => {});
-  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs })), onStep);
+  if (options.databaseUrl) {
+    const dialect = createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs });
+    return migrated(createStore('postgres', dialect, options.poolSize ?? 10), onStep);
+  }
   if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
   const unlock = await lockDataDir(options.dataDir);
   try {
