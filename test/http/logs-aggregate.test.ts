@@ -182,15 +182,15 @@ for (const backend of await backends()) {
     const slot = () => sql`floor(date_part('epoch', date_trunc('second', received_at)) / width)::bigint * width`;
     const stored = {
       counts: sql`SELECT repository_id, width, slot_start, type, outcome, trigger, base_ref, n::bigint FROM event_counts`,
-      numbers: sql`SELECT repository_id, facet, width, slot_start, number, n::bigint FROM event_number_counts`,
+      numbers: sql`SELECT repository_id, facet::text, slot_start, number, n::bigint FROM event_number_counts`,
     };
     const widths = (...list: number[]) => sql`(VALUES ${sql.join(list.map((w) => sql`(${sql.lit(w)})`))}) AS w (width)`;
     const recounted = {
       counts: sql`SELECT repository_id, width, ${slot()}, type, outcome, trigger, base_ref, count(*) FROM events, ${widths(600, 14400, 86400)} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
       numbers: sql`
-        SELECT repository_id, 'pull_request', width, ${slot()}, pull_request, count(*) FROM events, ${widths(3600, 86400)} WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4, 5
+        SELECT repository_id, 'p', ${slot()}, pull_request, count(*) FROM events, ${widths(3600)} WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4
         UNION ALL
-        SELECT repository_id, 'batch_pull_request', width, ${slot()}, batch_pull_request, count(*) FROM events, ${widths(3600, 86400)} WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4, 5`,
+        SELECT repository_id, 'b', ${slot()}, batch_pull_request, count(*) FROM events, ${widths(3600)} WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4`,
     };
     /** Rows in one and not the other, either way. */
     const differing = async (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
