@@ -107,7 +107,7 @@ const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 /** One filter as the API applies it (docs/activity-log.md). */
 function condition(name: Param, values: string[]): string {
   const texts = values.map(quote).join(', ');
-  const numbers = values.map((v) => BigInt(v).toString()).join(', ');
+  const numbers = () => values.map((v) => BigInt(v).toString()).join(', ');
   switch (name) {
     case 'base_ref': return `base_ref = ${quote(values[0]!)}`;
     case 'event_type': return `type IN (${texts})`;
@@ -116,10 +116,10 @@ function condition(name: Param, values: string[]): string {
     case 'not_outcome': return `outcome NOT IN (${texts})`;
     case 'trigger': return `"trigger" IN (${texts})`;
     case 'not_trigger': return `"trigger" NOT IN (${texts})`;
-    case 'pull_request': return `pull_request IN (${numbers})`;
-    case 'not_pull_request': return `(pull_request IS NULL OR pull_request NOT IN (${numbers}))`;
-    case 'batch_pull': return batchMembers(numbers);
-    case 'not_batch_pull': return `(${batchMembers(numbers)}) IS NOT TRUE`;
+    case 'pull_request': return `pull_request IN (${numbers()})`;
+    case 'not_pull_request': return `(pull_request IS NULL OR pull_request NOT IN (${numbers()}))`;
+    case 'batch_pull': return batchMembers(numbers());
+    case 'not_batch_pull': return `(${batchMembers(numbers())}) IS NOT TRUE`;
   }
 }
 
