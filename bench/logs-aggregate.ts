@@ -71,7 +71,7 @@ async function cases(store: Store, repositoryId: string, from: Date, to: Date): 
 async function storagePerEvent(store: Store): Promise<number> {
   const { rows } = await sql<{ bytes: string; events: string }>`
     SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
-             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname IN ('events', 'event_counts', 'event_number_counts')) AS bytes,
+             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname IN ('events', 'event_counts', 'event_pull_counts', 'event_batch_counts')) AS bytes,
            (SELECT count(*) FROM events) AS events`.execute(store.db);
   return Number(rows[0]!.bytes) / Number(rows[0]!.events);
 }

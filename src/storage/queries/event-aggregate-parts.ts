@@ -15,9 +15,10 @@ import type { TimeWindow } from '../../domain/activity-log/time-window.ts';
 import type { Database } from '../database.ts';
 import { matchEvents, type EventScope } from './event-filters.ts';
 
-/** Slot widths of event_counts and event_number_counts (migration 0030), widest first. */
+/** Slot widths of event_counts and of the counts by number (migration 0030), widest first. */
 const COUNT_WIDTHS = [86400, 14400, 600];
 const NUMBER_WIDTHS = [3600];
+const NUMBER_TABLES = { pull_request: 'event_pull_counts', batch_pull_request: 'event_batch_counts' } as const;
 
 export type NumberFacet = 'pull_request' | 'batch_pull_request';
 
@@ -110,8 +111,8 @@ export class AggregateParts {
     }
     const cover = coverWindow(scope.window, NUMBER_WIDTHS);
     const found = sql.join([
-      ...cover.slots.map((s) => sql`SELECT number, n FROM event_number_counts
-         WHERE repository_id = ${scope.repositoryId} AND facet = ${sql.lit(facet === 'pull_request' ? 'p' : 'b')} AND slot_start >= ${s.first} AND slot_start < ${s.end}`),
+      ...cover.slots.map((s) => sql`SELECT number, n FROM ${sql.table(NUMBER_TABLES[facet])}
+         WHERE repository_id = ${scope.repositoryId} AND slot_start >= ${s.first} AND slot_start < ${s.end}`),
       ...cover.edges.map((edge) => sql`SELECT ${column} AS number, 1 AS n FROM events WHERE ${inEdge(scope.repositoryId, edge)} AND ${column} IS NOT NULL`),
     ], sql` UNION ALL `);
     return sql<PartRow>`SELECT ${facet} AS grouping, number::text AS value, sum(n) AS n FROM (${found}) AS found
