@@ -33,6 +33,7 @@ export const errorCatalogue = {
   validation_failed: { status: 422, detail: 'The request is invalid.' },
   token_verifications_limited: { status: 429, detail: 'Too many unknown tokens were sent from this address; retry later.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
+  storage_timeout: { status: 503, detail: 'The query ran longer than the storage time limit and was stopped; narrow the window or the filters, or retry later.' },
   hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },
   hosting_invalid_answer: { status: 503, detail: 'The hosting platform API answered with something invalid; retry shortly.' },
   internal_error: { status: 500, detail: 'Internal error; it has been logged.' },

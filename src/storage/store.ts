@@ -44,8 +44,9 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Directory of the embedded store, or 'memory://'. */
   dataDir: string;
-  /** PostgreSQL only: pool size (default 10) and statement timeout (default 30 s). */
+  /** PostgreSQL only: connections in the pool (default 10). */
   poolSize?: number | undefined;
+  /** PostgreSQL only: the server-side limit of one statement (default 30,000 ms). */
   statementTimeoutMs?: number | undefined;
   /** Told of each start-up step as it ends (the first start of an embedded store is slow). */
   onStep?: (step: StoreStep) => void;
@@ -55,7 +56,7 @@ export type StoreStep =
   | { step: 'connected'; backend: Backend; ms: number }
   | { step: 'migrated'; applied: number[]; ms: number };
 
-function createStore(backend: Backend, dialect: Dialect): Store {
+function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
   const db = new Kysely<Database>({ dialect });
   return {
     backend,
@@ -65,7 +66,8 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
     events: new EventQueries(db),
-    eventAggregates: new EventAggregateQueries(db),
+    // Its four parts at once take four connections; a smaller pool runs them one after the other.
+    eventAggregates: new EventAggregateQueries(db, poolSize >= 4),
     eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
@@ -88,7 +90,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const onStep = options.onStep ?? (() => {});
   if (options.databaseUrl) {
     const dialect = createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs });
-    return migrated(createStore('postgres', dialect), onStep);
+    return migrated(createStore('postgres', dialect, options.poolSize ?? 10), onStep);
   }
   if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
   const unlock = await lockDataDir(options.dataDir);
