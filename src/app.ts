@@ -59,6 +59,9 @@ function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | und
     // Requests refused before routing (bad percent-encoding, an over-long segment) or by Node's
     // HTTP parser (headers over 16 KiB, malformed HTTP) answer with a catalogued JSON `detail` too.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    // Fastify's default formatter writes every validation error into one message string nobody
+    // reads (sendError renders the errors themselves): for 500 000 errors, tens of megabytes.
+    schemaErrorFormatter: () => new Error('The request is invalid.'),
     clientErrorHandler: sendClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }

@@ -1,7 +1,7 @@
 // The one catalogue of errors Switchyard answers with (DESIGN.md §2). Code anywhere throws
 // `new ApiError(code)`; src/http/error-handler.ts is the one renderer. docs/errors.md lists the
 // same codes, and a test keeps the two in line.
-import type { ValidationIssue } from './validation/validators.ts';
+import { capIssues, type ValidationIssue } from './validation/issue-limit.ts';
 
 export const errorCatalogue = {
   missing_credential: { status: 403, detail: 'Send a credential in the Authorization header as "Bearer <token>".' },
@@ -49,10 +49,12 @@ export class ApiError extends Error {
   }
 }
 
-/** A 422 whose detail is the list of every invalid value. */
+/** A 422 whose detail lists the invalid values: the first 100, then how many more (validation/issue-limit.ts). */
 export class ValidationError extends ApiError {
-  constructor(readonly issues: ValidationIssue[]) {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
     super('validation_failed');
+    this.issues = capIssues(issues);
   }
 }
 
