@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
+import { DEFAULT_LIMITS, type Config, type Limits } from './config.ts';
 import { ApiError } from './errors.ts';
 import { parseJson, stringifyJson } from './json/exact-json.ts';
 import type { HostingApi } from './hosting/hosting-api.ts';
@@ -22,11 +22,14 @@ import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
+import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
+import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
-  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
+  /** `limits` left out are DEFAULT_LIMITS */
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits> };
   store: Store;
   hosting: HostingApi;
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
@@ -88,8 +91,10 @@ function installCodecs(app: FastifyInstance): void {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
   const app = createServer(deps.config, deps.logger);
   installCodecs(app);
+  registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
   // First: it records every route registered after it, for the API document and its test.
   await registerOpenApi(app, { bodyLimit: BODY_LIMIT });
   app.decorateRequest('principal', null);

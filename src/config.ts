@@ -23,6 +23,28 @@ export interface Config {
   readonly publicUrl: string | undefined;
   readonly retentionDays: number;
   readonly logLevel: LogLevel;
+  /** what one client, credential or owner may take of the service (docs/security.md) */
+  readonly limits: Limits;
+}
+
+export interface Limits {
+  /** bytes of request bodies held at once, in all and per client address */
+  readonly bodiesInFlightBytes: number;
+  readonly bodiesInFlightPerClientBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  bodiesInFlightBytes: 128 * 1024 * 1024,
+  bodiesInFlightPerClientBytes: 32 * 1024 * 1024,
+});
+
+const MiB = 1024 * 1024;
+
+function limits(env: Env): Limits {
+  return Object.freeze({
+    bodiesInFlightBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_MIB', DEFAULT_LIMITS.bodiesInFlightBytes / MiB, 16, 1_000_000) * MiB,
+    bodiesInFlightPerClientBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', DEFAULT_LIMITS.bodiesInFlightPerClientBytes / MiB, 11, 1_000_000) * MiB,
+  });
 }
 
 export type HostingCredentials = { kind: 'token'; token: string } | { kind: 'app'; appId: string; privateKey: string };
@@ -124,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),
     retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
     logLevel: logLevel(env),
+    limits: limits(env),
   });
 }
 

@@ -22,6 +22,7 @@ export const errorCatalogue = {
   unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },
   validation_failed: { status: 422, detail: 'The request is invalid.' },
   token_verifications_limited: { status: 429, detail: 'Too many unknown tokens were sent from this address; retry later.' },
+  bodies_in_flight_limited: { status: 503, detail: 'The service is holding as many request bodies as it may (in all, or from this address); retry shortly.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
   hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },
   hosting_invalid_answer: { status: 503, detail: 'The hosting platform API answered with something invalid; retry shortly.' },

@@ -2,6 +2,7 @@
 // (test/support/fake-platform/), whose webhooks go to the app.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import type { Limits } from '../../src/config.ts';
 import { stringifyJson } from '../../src/json/exact-json.ts';
 import { HostingApi } from '../../src/hosting/hosting-api.ts';
 import type { Backend, Store } from '../../src/storage/store.ts';
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   tokenVerificationsPerMinute?: number;
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
+  /** limits other than the defaults (src/config.ts, DEFAULT_LIMITS) */
+  limits?: Partial<Limits>;
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -45,7 +48,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const hosting = await new FakeHosting().start();
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent' },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: options.limits },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
   });
