@@ -24,6 +24,8 @@ import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
 import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
 import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
+import { registerRateLimits } from './http/limits/rate-limits.ts';
+import { OwnerShare, registerOwnerShare } from './http/limits/owner-share.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -95,6 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = createServer(deps.config, deps.logger);
   installCodecs(app);
   registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
+  await registerRateLimits(app, { perAddress: limits.requestsPerMinutePerAddress, perCredential: limits.requestsPerMinutePerCredential, perOwner: limits.requestsPerMinutePerOwner });
+  registerOwnerShare(app, new OwnerShare({ perOwner: limits.expensiveReadsPerOwner, total: limits.expensiveReadsTotal, waitingPerOwner: 100 }));
   // First: it records every route registered after it, for the API document and its test.
   await registerOpenApi(app, { bodyLimit: BODY_LIMIT });
   app.decorateRequest('principal', null);
@@ -106,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const metrics = registerMetrics(app);
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
-  operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
+  operationsRoutes(app, { ping: () => deps.store.ready(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
   await app.register(adminRepoRoutes, { auth, store: deps.store });
   await app.register(scopeRoutes, { auth, store: deps.store });

@@ -31,11 +31,23 @@ export interface Limits {
   /** bytes of request bodies held at once, in all and per client address */
   readonly bodiesInFlightBytes: number;
   readonly bodiesInFlightPerClientBytes: number;
+  /** requests per minute from one client address, of one credential, and on one owner's resources */
+  readonly requestsPerMinutePerAddress: number;
+  readonly requestsPerMinutePerCredential: number;
+  readonly requestsPerMinutePerOwner: number;
+  /** activity-log lists and aggregates running at once, per owner and in all */
+  readonly expensiveReadsPerOwner: number;
+  readonly expensiveReadsTotal: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   bodiesInFlightBytes: 128 * 1024 * 1024,
   bodiesInFlightPerClientBytes: 32 * 1024 * 1024,
+  requestsPerMinutePerAddress: 6000,
+  requestsPerMinutePerCredential: 1200,
+  requestsPerMinutePerOwner: 3000,
+  expensiveReadsPerOwner: 2,
+  expensiveReadsTotal: 6,
 });
 
 const MiB = 1024 * 1024;
@@ -44,6 +56,11 @@ function limits(env: Env): Limits {
   return Object.freeze({
     bodiesInFlightBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_MIB', DEFAULT_LIMITS.bodiesInFlightBytes / MiB, 16, 1_000_000) * MiB,
     bodiesInFlightPerClientBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', DEFAULT_LIMITS.bodiesInFlightPerClientBytes / MiB, 11, 1_000_000) * MiB,
+    requestsPerMinutePerAddress: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_ADDRESS', DEFAULT_LIMITS.requestsPerMinutePerAddress, 1, 10_000_000),
+    requestsPerMinutePerCredential: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL', DEFAULT_LIMITS.requestsPerMinutePerCredential, 1, 10_000_000),
+    requestsPerMinutePerOwner: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_OWNER', DEFAULT_LIMITS.requestsPerMinutePerOwner, 1, 10_000_000),
+    expensiveReadsPerOwner: integer(env, 'SWITCHYARD_EXPENSIVE_READS_PER_OWNER', DEFAULT_LIMITS.expensiveReadsPerOwner, 1, 1000),
+    expensiveReadsTotal: integer(env, 'SWITCHYARD_EXPENSIVE_READS_TOTAL', DEFAULT_LIMITS.expensiveReadsTotal, 1, 1000),
   });
 }
 

@@ -21,6 +21,8 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, detail: 'The request body is larger than this endpoint accepts.' },
   unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },
   validation_failed: { status: 422, detail: 'The request is invalid.' },
+  rate_limited: { status: 429, detail: 'Too many requests from this credential, or on this owner; retry after the seconds in Retry-After.' },
+  owner_busy: { status: 429, detail: 'Too many expensive requests on this owner are waiting already; retry after the seconds in Retry-After.' },
   token_verifications_limited: { status: 429, detail: 'Too many unknown tokens were sent from this address; retry later.' },
   bodies_in_flight_limited: { status: 503, detail: 'The service is holding as many request bodies as it may (in all, or from this address); retry shortly.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },

@@ -32,6 +32,11 @@ export interface Store {
   readonly webhookDeliveries: WebhookDeliveryQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Resolves when storage answered any query in the last few seconds, else when it answers a
+   * trivial one: a pool busy with other requests' queries is not an unready store (/readyz).
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,8 +53,20 @@ export type StoreStep =
   | { step: 'connected'; backend: Backend; ms: number }
   | { step: 'migrated'; applied: number[]; ms: number };
 
+/** How recent an answer from storage /readyz takes as proof that it answers. */
+const RECENT_ANSWER_MS = 5_000;
+
 function createStore(backend: Backend, dialect: Dialect): Store {
-  const db = new Kysely<Database>({ dialect });
+  let answeredAt = 0;
+  const db = new Kysely<Database>({
+    dialect,
+    log: (event) => {
+      if (event.level === 'query') answeredAt = performance.now();
+    },
+  });
+  const ping = async () => {
+    await sql`SELECT 1`.execute(db);
+  };
   return {
     backend,
     db,
@@ -62,8 +79,10 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
-    ping: async () => {
-      await sql`SELECT 1`.execute(db);
+    ping,
+    ready: async () => {
+      if (answeredAt > 0 && performance.now() - answeredAt < RECENT_ANSWER_MS) return;
+      await ping();
     },
     close: () => db.destroy(),
   };

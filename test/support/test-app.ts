@@ -39,7 +39,10 @@ export interface TestAppOptions {
   tokenVerificationsPerMinute?: number;
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
-  /** limits other than the defaults (src/config.ts, DEFAULT_LIMITS) */
+  /**
+   * Limits other than the defaults (src/config.ts, DEFAULT_LIMITS). Every test client is
+   * 127.0.0.1 and most use a few keys, so the rate limits are out of the way unless set here.
+   */
   limits?: Partial<Limits>;
 }
 
@@ -48,7 +51,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const hosting = await new FakeHosting().start();
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: options.limits },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, ...options.limits } },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
   });

@@ -76,6 +76,9 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
 
   app.post('/v1/hooks/hosting', {
     bodyLimit: WEBHOOK_BODY_LIMIT,
+    // Deliveries come from the platform's few addresses, signed; what they may hold at once is
+    // bounded by the bodies-in-flight budget, not by a count per minute.
+    config: { rateLimit: false },
     // Before header validation: an unsigned request learns nothing but 403.
     onRequest: async (request) => refuseFromHeaders(secret, request),
     preParsing: async (request, _reply, payload) => hashAsItStreams(request, payload),

@@ -61,6 +61,8 @@ const PAGE_EXAMPLE = {
 export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app, { auth, store, publicUrl }) => {
   app.get('/v1/repos/:owner/:repository/logs', {
     ...guard(auth, 'repo_read'),
+    // One owner's scans queue behind its own (src/http/limits/owner-share.ts).
+    config: { ownerShare: true },
     // The window bounds are documented as date-times but read by parseFilterQuery, whose
     // messages say what is wrong (a `+` sent unencoded arrives as a space).
     validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogListQueryInput : schema),
