@@ -31,7 +31,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
   /** `limits` left out are DEFAULT_LIMITS */
-  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits> };
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[] };
   store: Store;
   hosting: HostingApi;
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
@@ -53,7 +53,9 @@ function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | und
     // so a client that sent headers and then stalled its body held the connection forever. Two
     // minutes is enough for a 10 MiB ingestion batch over a slow link.
     requestTimeout: 120_000,
-    trustProxy: true,
+    // X-Forwarded-* are believed only from the configured proxies (none by default): they decide
+    // the client address every per-client limit counts, and the links written back.
+    trustProxy: config.trustedProxies?.length ? [...config.trustedProxies] : false,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

@@ -2,6 +2,7 @@
 // A bad value throws ConfigError, whose message is the one line start-up prints.
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 
 export class ConfigError extends Error {}
 
@@ -25,6 +26,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** what one client, credential or owner may take of the service (docs/security.md) */
   readonly limits: Limits;
+  /** addresses (or CIDR ranges) of the proxies whose X-Forwarded-* headers are believed; none by default */
+  readonly trustedProxies: readonly string[];
 }
 
 export interface Limits {
@@ -139,6 +142,20 @@ function hostingCredentials(env: Env): HostingCredentials | undefined {
   return { kind: 'app', appId, privateKey: privateKey(key) };
 }
 
+function trustedProxies(env: Env): readonly string[] {
+  const raw = env.SWITCHYARD_TRUSTED_PROXIES ?? '';
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && (!/^[0-9]{1,3}$/.test(bits) || Number(bits) > max))) {
+      throw new ConfigError(`SWITCHYARD_TRUSTED_PROXIES must list IP addresses or CIDR ranges separated by commas, got "${entry}"`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
 function logLevel(env: Env): LogLevel {
   const raw = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -164,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
     logLevel: logLevel(env),
     limits: limits(env),
+    trustedProxies: trustedProxies(env),
   });
 }
 

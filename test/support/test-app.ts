@@ -44,6 +44,8 @@ export interface TestAppOptions {
    * 127.0.0.1 and most use a few keys, so the rate limits are out of the way unless set here.
    */
   limits?: Partial<Limits>;
+  /** SWITCHYARD_TRUSTED_PROXIES; none by default */
+  trustedProxies?: string[];
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -51,7 +53,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const hosting = await new FakeHosting().start();
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, ...options.limits } },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
   });
