@@ -74,6 +74,17 @@ function createAjv(coerce: boolean): Ajv {
       cxt.fail(_`${cxt.gen.scopeValue('func', { ref: isUnstorable })}(${cxt.data})`);
     },
   });
+  // A uuid is one value whatever the case it is written in: it is kept lower-case, the way
+  // PostgreSQL prints it, so that every comparison in memory (the key cache's revocation) holds.
+  ajv.addKeyword({
+    keyword: 'lowerCase',
+    type: 'string',
+    schemaType: 'boolean',
+    code(cxt: KeywordCxt) {
+      const { gen, data, it } = cxt;
+      gen.if(_`${it.parentData} !== undefined`, () => gen.assign(_`${it.parentData}[${it.parentDataProperty}]`, _`${data}.toLowerCase()`));
+    },
+  });
   // Coercion turns the query text "Infinity" (or "1e400") into a number that the range keywords
   // skip, since they compare finite numbers only: every number must be finite first. Untyped on
   // purpose: a keyword declared for numbers is skipped when the value arrived as text and was coerced.
@@ -100,6 +111,7 @@ export function toAjvSchema(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node)) out[key] = toAjvSchema(node[key]);
   if (node.type === 'string') out.storable = true;
+  if (node.type === 'string' && node.format === 'uuid') out.lowerCase = true;
   if (node.type === 'integer' || node.type === 'number') out.finite = true;
   return withinBounds(out);
 }
