@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_LIMITS, type Config, type Limits } from './config.ts';
 import { ApiError } from './errors.ts';
 import { parseJson, stringifyJson } from './json/exact-json.ts';
+import { decodeUtf8 } from './json/strict-utf8.ts';
 import type { HostingApi } from './hosting/hosting-api.ts';
 import type { Store } from './storage/store.ts';
 import type { CredentialDeps } from './http/auth/principal.ts';
@@ -82,12 +83,14 @@ function installCodecs(app: FastifyInstance): void {
   // Response schemas document the API; bodies are written by our own serializer so 64-bit
   // integers (bigint) come out exact.
   app.setSerializerCompiler(() => (data) => stringifyJson(data));
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  // Fastify reads text/plain by default: a JSON body sent as text got a 422 where docs/errors.md
+  // promises 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     // An empty body is no body: endpoints without one accept it, those with one say it is missing.
-    if (body === '') return done(null, undefined);
+    if ((body as Buffer).length === 0) return done(null, undefined);
     try {
-      done(null, parseJson(body as string, { keepSourceOf: KEEP_SOURCE_OF }));
+      done(null, parseJson(decodeUtf8(body as Buffer), { keepSourceOf: KEEP_SOURCE_OF }));
     } catch (error) {
       done(error as Error, undefined);
     }

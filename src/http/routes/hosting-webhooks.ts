@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { parseJson } from '../../json/exact-json.ts';
+import { decodeUtf8 } from '../../json/strict-utf8.ts';
 import { parseHostingEvent } from '../../domain/webhooks/parse-hosting-event.ts';
 import { claimedSignature, digestMatches } from '../../domain/webhooks/signature.ts';
 import type { Store } from '../../storage/store.ts';
@@ -64,7 +65,7 @@ function rawBody(request: FastifyRequest): Buffer {
 /** JSON, or GitHub's form encoding (`payload=<json>`) for webhooks configured that way. */
 function decodePayload(request: FastifyRequest): unknown {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = rawBody(request).toString('utf8');
+  const text = decodeUtf8(rawBody(request));
   if (type === 'application/json') return parseJson(text);
   if (type === 'application/x-www-form-urlencoded') return parseJson(new URLSearchParams(text).get('payload') ?? '');
   throw new ApiError('unsupported_media_type');
