@@ -27,6 +27,7 @@ import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
 import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
 import { registerRateLimits } from './http/limits/rate-limits.ts';
 import { OwnerShare, registerOwnerShare } from './http/limits/owner-share.ts';
+import { registerLingeringClose } from './http/limits/lingering-close.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
   const app = createServer(deps.config, deps.logger);
   installCodecs(app);
+  registerLingeringClose(app);
   registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
   await registerRateLimits(app, { perAddress: limits.requestsPerMinutePerAddress, perCredential: limits.requestsPerMinutePerCredential, perOwner: limits.requestsPerMinutePerOwner });
   registerOwnerShare(app, new OwnerShare({ perOwner: limits.expensiveReadsPerOwner, total: limits.expensiveReadsTotal, waitingPerOwner: 100 }));
