@@ -6,6 +6,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../../errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the route's work takes one of its owner's slots (owner-share.ts) */
+    ownerShare?: boolean;
+  }
+}
+
 export interface OwnerShareLimits {
   perOwner: number;
   total: number;
