@@ -36,6 +36,11 @@ export interface Store {
   readonly mergeQueueControls: MergeQueueControlQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Resolves when storage answered any query in the last few seconds, else when it answers a
+   * trivial one: a pool busy with other requests' queries is not an unready store (/readyz).
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,8 +61,20 @@ export type StoreStep =
   | { step: 'connected'; backend: Backend; ms: number }
   | { step: 'migrated'; applied: number[]; ms: number };
 
+/** How recent an answer from storage /readyz takes as proof that it answers. */
+const RECENT_ANSWER_MS = 5_000;
+
 function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
-  const db = new Kysely<Database>({ dialect });
+  let answeredAt = 0;
+  const db = new Kysely<Database>({
+    dialect,
+    log: (event) => {
+      if (event.level === 'query') answeredAt = performance.now();
+    },
+  });
+  const ping = async () => {
+    await sql`SELECT 1`.execute(db);
+  };
   return {
     backend,
     db,
@@ -73,8 +90,10 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
     webhookDeliveries: new WebhookDeliveryQueries(db),
     mergeQueues: new MergeQueueQueries(db),
     mergeQueueControls: new MergeQueueControlQueries(db),
-    ping: async () => {
-      await sql`SELECT 1`.execute(db);
+    ping,
+    ready: async () => {
+      if (answeredAt > 0 && performance.now() - answeredAt < RECENT_ANSWER_MS) return;
+      await ping();
     },
     close: () => db.destroy(),
   };
