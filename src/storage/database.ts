@@ -43,6 +43,11 @@ export interface PullRequestsTable {
   head_seq: ColumnType<string, Int8 | undefined, Int8>;
   updated_at: Timestamp;
   platform_updated_at: Timestamp | null;
+  draft: ColumnType<boolean, boolean | undefined, boolean>;
+  title: string | null;
+  author_login: string | null;
+  author_id: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  labels: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface ScopeReportColumns {
@@ -107,6 +112,61 @@ export interface ScheduledFreezesTable {
   created_at: Timestamp;
 }
 
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface MergeQueuesTable {
+  id: string;
+  repository_id: Int8;
+  base_ref: string;
+  created_at: Timestamp;
+  lease_holder: string | null;
+  lease_until: NullableTimestamp;
+  wake_at: NullableTimestamp;
+  version: ColumnType<string, string | number | undefined, string | number>;
+  base_sha: string | null;
+}
+
+export interface MergeQueueEntriesTable {
+  id: string;
+  queue_id: string;
+  repository_id: Int8;
+  number: Int8;
+  head_sha: string;
+  queue_rule: string;
+  priority: 'high' | 'medium' | 'low';
+  priority_rule_name: string | null;
+  entered_at: Timestamp;
+  scopes_awaited_since: Timestamp;
+  embark_count: ColumnType<number, number | undefined, number>;
+  left_at: NullableTimestamp;
+  leave_code: string | null;
+  leave_batch_id: string | null;
+}
+
+export interface MergeQueueBatchesTable {
+  id: string;
+  queue_id: string;
+  name: string;
+  queue_rule: string;
+  entry_ids: string[];
+  parent_ids: string[];
+  scopes: string[];
+  all_scopes: boolean;
+  phase: string;
+  started_at: Timestamp;
+  checks_started_at: NullableTimestamp;
+  checks_ended_at: NullableTimestamp;
+  retries: number;
+  bisection_of: string | null;
+  bisection_depth: number | null;
+  culprit_entry_ids: string[];
+  finished_at: NullableTimestamp;
+  frozen_since: NullableTimestamp;
+  frozen_ms: ColumnType<string, string | number | undefined, string | number>;
+  run: string | null;
+  cleaned: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -125,5 +185,8 @@ export interface Database {
   merge_queue_configurations: MergeQueueConfigurationsTable;
   merge_queue_pauses: MergeQueuePausesTable;
   scheduled_freezes: ScheduledFreezesTable;
+  merge_queues: MergeQueuesTable;
+  merge_queue_entries: MergeQueueEntriesTable;
+  merge_queue_batches: MergeQueueBatchesTable;
   schema_migrations: SchemaMigrationsTable;
 }

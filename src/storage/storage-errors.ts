@@ -18,3 +18,8 @@ export function isStorageUnavailable(error: unknown): boolean {
 export function toStorageError(error: unknown): unknown {
   return isStorageUnavailable(error) ? new ApiError('storage_unavailable') : error;
 }
+
+/** A unique constraint refused the write (SQLSTATE 23505): someone else wrote that row first. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '23505';
+}

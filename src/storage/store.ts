@@ -9,6 +9,7 @@ import { EventQueries } from './queries/events.ts';
 import { EventAggregateQueries } from './queries/event-aggregate.ts';
 import { EventLogQueries } from './queries/event-log.ts';
 import { MergeQueueControlQueries } from './queries/merge-queue-controls.ts';
+import { MergeQueueQueries } from './queries/merge-queues.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
@@ -32,6 +33,7 @@ export interface Store {
   readonly scopeReports: ScopeReportQueries;
   readonly webhookDeliveries: WebhookDeliveryQueries;
   readonly mergeQueueControls: MergeQueueControlQueries;
+  readonly mergeQueues: MergeQueueQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +67,7 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
     mergeQueueControls: new MergeQueueControlQueries(db),
+    mergeQueues: new MergeQueueQueries(db),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },
