@@ -78,7 +78,7 @@ const QUEUE_CONTROL_VALUES: Record<string, () => fc.Arbitrary<unknown>> = {
   start: () => localTimeAhead(30, 300),
   end: () => fc.oneof(fc.constant(null), localTimeAhead(800, 1000)),
   matching_conditions: () => fc.constantFrom([], ['base=main'], ['base!=dev', { or: ['base=main', 'base=release'] }]),
-  exclude_conditions: () => fc.constantFrom([], [{ not: 'base=main' }], ['base=hotfix']),
+  exclude_conditions: () => fc.constantFrom([], [{ not: { or: ['base=main'] } }], ['base=hotfix']),
   batch_size: () => fc.oneof(fc.integer({ min: 1, max: 128 }), fc.tuple(fc.integer({ min: 1, max: 128 }), fc.integer({ min: 1, max: 128 })).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) }))),
 };
 
