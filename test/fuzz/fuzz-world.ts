@@ -101,6 +101,15 @@ export async function reopenPulls(t: TestApp): Promise<void> {
   for (const [i, number] of OPEN_PULLS.entries()) await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}/pulls/${number}`, { state: 'open', head_sha: sha(i + 1), base_ref: 'main' });
 }
 
+/**
+ * What each operation starts from: the world's pull requests open, and its merge queue paused
+ * (so that every way of unpausing has a pause to undo; pausing again only changes the reason).
+ */
+export async function restoreWorld(t: TestApp): Promise<void> {
+  await reopenPulls(t);
+  await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/pause`, { reason: 'fuzzing' });
+}
+
 async function created(t: TestApp, method: string, path: string, body?: unknown): Promise<any> {
   const response = await t.request(method, path, { body });
   assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
