@@ -46,19 +46,9 @@ export interface TestAppOptions {
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
   /** Runs the merge queue on the fake platform, as QUEUE_BOT; loop timings for tests. */
-  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string };
-  /** told of each committed change to a repository's queue controls (as the executor is woken) */
+  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string; clock?: () => number };
+  /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
   onQueueChanged?: (repositoryId: string) => void;
-}
-
-/** What the app wakes when a queue changes: the executor, and the test's listener with the repository. */
-function wakeTarget(executor: MergeQueueExecutor | undefined, listener: ((repositoryId: string) => void) | undefined) {
-  return {
-    wake(repositoryId?: string) {
-      executor?.wake(repositoryId);
-      if (repositoryId !== undefined) listener?.(repositoryId);
-    },
-  };
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -73,7 +63,8 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
     hostingPlatform: platform,
-    ...(executor || options.onQueueChanged ? { executor: wakeTarget(executor, options.onQueueChanged) } : {}),
+    ...(executor ? { executor } : {}),
+    onQueueChanged: options.onQueueChanged,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
