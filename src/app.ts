@@ -27,6 +27,7 @@ import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
+import { dashboardRoutes } from './web/dashboard-routes.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -128,5 +129,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
+  dashboardRoutes(app);
   return app;
 }
