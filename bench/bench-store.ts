@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
+import type { Limits } from '../src/config.ts';
 import { HostingApi } from '../src/hosting/hosting-api.ts';
 import { openStore, type Backend, type Store } from '../src/storage/store.ts';
 import { privateSchemaUrl, TEST_DATABASE_URL } from '../test/support/backends.ts';
@@ -49,8 +50,8 @@ export async function openBenchStore(backend: Backend, databaseUrl?: string): Pr
 export const BENCH_TOKEN = 'bench-service-token-0123456789';
 
 /** Switchyard in this process on `store`, listening on a free loopback port (no hosting platform). */
-export async function startBenchApp(store: Store): Promise<{ app: FastifyInstance; baseUrl: string }> {
-  const app = await buildApp({ config: { serviceToken: BENCH_TOKEN, webhookSecret: undefined, publicUrl: undefined, logLevel: 'silent' }, store, hosting: new HostingApi('http://127.0.0.1:9') });
+export async function startBenchApp(store: Store, limits?: Partial<Limits>): Promise<{ app: FastifyInstance; baseUrl: string }> {
+  const app = await buildApp({ config: { serviceToken: BENCH_TOKEN, webhookSecret: undefined, publicUrl: undefined, logLevel: 'silent', ...(limits ? { limits } : {}) }, store, hosting: new HostingApi('http://127.0.0.1:9') });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, baseUrl: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }

@@ -90,10 +90,10 @@ export function queueChangeEvents(ctx: QueueEventContext, changes: readonly Queu
   return events;
 }
 
-/** action.queue.enter and the queue's new size. */
-export function enterEvents(ctx: Pick<QueueEventContext, 'baseRef' | 'trigger' | 'now' | 'after' | 'before' | 'config'>, entry: QueueEntry): IngestEventInput[] {
+/** action.queue.enter and the size of the entry's queue rule once it entered. */
+export function enterEvents(ctx: Pick<QueueEventContext, 'baseRef' | 'trigger' | 'now'>, entry: QueueEntry, size: number): IngestEventInput[] {
   const metadata = { ...queued(ctx, entry), session_id: entry.id };
-  return [envelope(ctx, entry.number, 'action.queue.enter', metadata), ...sizeEvents(ctx)];
+  return [envelope(ctx, entry.number, 'action.queue.enter', metadata), envelope(ctx, null, 'action.queue.change', { queue_name: entry.queueRule, priority_rule_name: null, size })];
 }
 
 function sizeEvents(ctx: Pick<QueueEventContext, 'baseRef' | 'trigger' | 'now' | 'after' | 'before' | 'config'>): IngestEventInput[] {

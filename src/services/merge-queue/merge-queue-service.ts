@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../storage/storage-errors.ts';
 import { queueHolds, readMergeQueueConfig, type QueueHolds } from './controls.ts';
 import { QueueSession } from './queue-session.ts';
 import type { IngestEventInput } from '../../domain/events/index.ts';
+import { recordEvents } from '../record-events.ts';
 
 /** Who asked, for the events: the API, or a comment command with its author. */
 export interface QueueRequest {
@@ -74,11 +75,13 @@ export class MergeQueueService {
         if (!pull.headSha || !pull.baseRef) throw new ApiError('pull_request_unknown', `The head or base branch of pull request #${number} is not known yet.`);
         const baseRef = pull.baseRef;
         const headSha = pull.headSha;
-        const session = await QueueSession.open(this.store, trx, repository, baseRef, { trigger: request.trigger, now });
-        const rule = chooseRule(session.config, baseRef, options.queueRule, number);
+        // Entering needs the queue locked, its rules and its sizes, not its whole state.
+        const queue = await this.store.mergeQueues.lockOrCreate(trx, repository.id, baseRef, randomUUID());
+        const config = await readMergeQueueConfig(this.store, repository.id, trx);
+        const rule = chooseRule(config, baseRef, options.queueRule, number);
         const already = await this.store.mergeQueues.activeEntryOf(repository.id, number, trx);
         if (already) throw new ApiError('pull_request_already_queued', `Pull request #${number} is already in the merge queue.`);
-        const priority = choosePriority(session.config, facts.labels, options.priority);
+        const priority = choosePriority(config, facts.labels, options.priority);
         const entry: QueueEntry = {
           id: randomUUID(),
           number,
@@ -91,13 +94,12 @@ export class MergeQueueService {
           scopesAwaitedSince: now,
           embarkCount: 0,
         };
-        await this.store.mergeQueues.insertEntry(trx, session.queue.id, repository.id, entry);
-        const before = session.state;
-        session.state = { ...before, entries: [...before.entries, entry] };
-        const events = [...commandEvents('command.queue', request, number, baseRef, entry.id, now), ...enterEvents({ baseRef, trigger: request.trigger, now, before, after: session.state, config: session.config }, entry)];
-        await session.record(events);
-        await session.finish();
-        return { baseRef, entryId: entry.id, queueId: session.queue.id };
+        await this.store.mergeQueues.insertEntry(trx, queue.id, repository.id, entry);
+        const size = (await this.store.mergeQueues.sizesByRule(queue.id, trx)).get(rule) ?? 1;
+        const events = [...commandEvents('command.queue', request, number, baseRef, entry.id, now), ...enterEvents({ baseRef, trigger: request.trigger, now }, entry, size)];
+        await recordEvents(this.store, trx, repository.id, events, new Date(now));
+        await this.store.mergeQueues.touch(trx, queue.id, undefined);
+        return { baseRef, entryId: entry.id, queueId: queue.id };
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw new ApiError('pull_request_already_queued', `Pull request #${number} is already in the merge queue.`);
@@ -143,7 +145,7 @@ export class MergeQueueService {
       const holds = session?.holds ?? (await queueHolds(this.store, repository.id, baseRef, new Date(now), trx));
       const state: QueueState = session?.state ?? { queueId: `${repository.id}:${baseRef}`, baseRef, config, entries: [], batches: [], holds: { paused: holds.paused, frozen: holds.frozen } };
       const plan = session ? session.plan() : planQueue(state, now);
-      const pulls = await this.store.mergeQueues.pullFacts(repository.id, state.entries.map((entry) => entry.number), trx);
+      const pulls = session?.pulls ?? new Map<bigint, QueuedPullFacts>();
       const checkDurations = queue ? await this.store.mergeQueues.recentCheckDurations(queue.id, 20, trx) : [];
       return { repository, queue, baseRef, config, holds, state, plan, now, batches: session?.batches ?? new Map(), pulls, checkDurations };
     });

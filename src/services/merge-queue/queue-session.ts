@@ -8,7 +8,7 @@ import { planQueue } from '../../domain/merge-queue/plan-queue.ts';
 import { queueChangeEvents, type CheckPullFacts } from '../../domain/merge-queue/queue-events.ts';
 import type { Batch, MergeQueueConfig, QueuePlan, QueueState, QueueTransition } from '../../domain/merge-queue/model.ts';
 import type { Database } from '../../storage/database.ts';
-import type { QueueRow, StoredBatch } from '../../storage/queries/merge-queues.ts';
+import type { QueuedPullFacts, QueueRow, StoredBatch } from '../../storage/queries/merge-queues.ts';
 import type { RepositoryIdentity } from '../../storage/queries/repositories.ts';
 import type { Store } from '../../storage/store.ts';
 import { recordEvents } from '../record-events.ts';
@@ -29,6 +29,8 @@ export interface TransitionFacts {
 export class QueueSession {
   /** Batches stored for this queue, unfinished or touched during the session, with their runs. */
   readonly batches = new Map<string, StoredBatch>();
+  /** What the read endpoints show of each queued pull request, read with the entries. */
+  readonly pulls = new Map<bigint, QueuedPullFacts>();
   private plannedAt: QueuePlan | null = null;
 
   private constructor(
@@ -50,15 +52,17 @@ export class QueueSession {
   }
 
   static async load(store: Store, trx: Transaction<Database>, repository: RepositoryIdentity, queue: QueueRow, options: QueueSessionOptions): Promise<QueueSession> {
+    const pulls = new Map<bigint, QueuedPullFacts>();
     const [config, holds, entries, batches] = await Promise.all([
       readMergeQueueConfig(store, repository.id, trx),
       queueHolds(store, repository.id, queue.baseRef, new Date(options.now), trx),
-      store.mergeQueues.activeEntries(queue.id, trx),
+      store.mergeQueues.activeEntries(queue.id, trx, pulls),
       store.mergeQueues.batches(queue.id, trx),
     ]);
     const state: QueueState = { queueId: queue.id, baseRef: queue.baseRef, config, entries, batches, holds: { paused: holds.paused, frozen: holds.frozen } };
     const session = new QueueSession(store, trx, repository, queue, config, holds, state, options.now, options.trigger);
     for (const batch of batches) session.batches.set(batch.id, batch);
+    for (const [number, facts] of pulls) session.pulls.set(number, facts);
     return session;
   }
 
@@ -115,9 +119,9 @@ export class QueueSession {
     await recordEvents(this.store, this.trx, this.repository.id, events, new Date(this.now));
   }
 
-  /** Marks the queue changed and stores when the clock next matters; call once at the end. */
+  /** Marks the queue changed (and, when this session planned, when the clock next matters); call once at the end. */
   async finish(): Promise<void> {
-    await this.store.mergeQueues.touch(this.trx, this.queue.id, this.plan().wakeAt);
+    await this.store.mergeQueues.touch(this.trx, this.queue.id, this.plannedAt ? this.plannedAt.wakeAt : undefined);
   }
 
   private remember(transition: QueueTransition): void {

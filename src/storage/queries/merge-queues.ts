@@ -131,11 +131,15 @@ export class MergeQueueQueries {
     return row && { entryId: row.id, queueId: row.queue_id };
   }
 
-  /** Active entries with their effective scopes (DESIGN §5), read in one statement. */
-  async activeEntries(queueId: string, db: Db = this.db): Promise<QueueEntry[]> {
-    const { rows } = await sql<EntryRow>`
+  /**
+   * Active entries with their effective scopes (DESIGN §5), read in one statement; `facts`, when
+   * given, gets what the read endpoints show of each pull request from the same rows.
+   */
+  async activeEntries(queueId: string, db: Db = this.db, facts?: Map<bigint, QueuedPullFacts>): Promise<QueueEntry[]> {
+    const { rows } = await sql<EntryRow & PullFactsRow>`
       SELECT e.id, e.number, e.head_sha, e.queue_rule, e.priority, e.priority_rule_name, e.entered_at,
              e.scopes_awaited_since, e.embark_count, pr.head_seq,
+             pr.title, pr.author_login, pr.author_id, pr.labels, pr.draft, pr.state, pr.head_sha AS pr_head_sha,
              p.scopes AS p_scopes, p.all_scopes AS p_all_scopes, p.seq AS p_seq, p.reported_at AS p_reported_at,
              c.scopes AS c_scopes, c.all_scopes AS c_all_scopes, c.seq AS c_seq, c.reported_at AS c_reported_at
       FROM merge_queue_entries e
@@ -143,6 +147,7 @@ export class MergeQueueQueries {
       LEFT JOIN pull_scope_reports p ON p.repository_id = e.repository_id AND p.number = e.number
       LEFT JOIN commit_scope_reports c ON c.repository_id = e.repository_id AND c.sha = e.head_sha
       WHERE e.queue_id = ${queueId} AND e.left_at IS NULL`.execute(db);
+    if (facts) for (const row of rows) facts.set(BigInt(row.number), factsOf(row));
     return rows.map(entryOf);
   }
 
@@ -155,17 +160,7 @@ export class MergeQueueQueries {
       .where('repository_id', '=', repositoryId)
       .where('number', 'in', numbers.map(String))
       .execute();
-    for (const row of rows) {
-      facts.set(BigInt(row.number), {
-        title: row.title,
-        authorLogin: row.author_login,
-        authorId: row.author_id === null ? null : BigInt(row.author_id),
-        labels: row.labels,
-        draft: row.draft,
-        state: row.state,
-        headSha: row.head_sha,
-      });
-    }
+    for (const row of rows) facts.set(BigInt(row.number), factsOf({ ...row, pr_head_sha: row.head_sha }));
     return facts;
   }
 
@@ -226,8 +221,24 @@ export class MergeQueueQueries {
   }
 
   /** Marks the queue as changed (executors wake on a new version) and sets when the clock next matters. */
-  async touch(trx: Transaction<Database>, queueId: string, wakeAt: number | null): Promise<void> {
-    await trx.updateTable('merge_queues').set({ version: sql`version + 1`, wake_at: at(wakeAt) }).where('id', '=', queueId).execute();
+  async touch(trx: Transaction<Database>, queueId: string, wakeAt: number | null | undefined): Promise<void> {
+    await trx
+      .updateTable('merge_queues')
+      .set({ version: sql`version + 1`, ...(wakeAt === undefined ? {} : { wake_at: at(wakeAt) }) })
+      .where('id', '=', queueId)
+      .execute();
+  }
+
+  /** How many pull requests each queue rule holds in the queue. */
+  async sizesByRule(queueId: string, db: Db = this.db): Promise<Map<string, number>> {
+    const rows = await db
+      .selectFrom('merge_queue_entries')
+      .select(['queue_rule', (eb) => eb.fn.countAll<string>().as('size')])
+      .where('queue_id', '=', queueId)
+      .where('left_at', 'is', null)
+      .groupBy('queue_rule')
+      .execute();
+    return new Map(rows.map((row) => [row.queue_rule, Number(row.size)]));
   }
 
   async setBaseSha(db: Db, queueId: string, sha: string | null): Promise<void> {
@@ -384,6 +395,28 @@ interface EntryRow {
   c_all_scopes?: boolean | null;
   c_seq?: string | null;
   c_reported_at?: Date | null;
+}
+
+interface PullFactsRow {
+  title: string | null;
+  author_login: string | null;
+  author_id: string | null;
+  labels: string[] | null;
+  draft: boolean | null;
+  state: 'open' | 'closed' | 'merged' | null;
+  pr_head_sha: string | null;
+}
+
+function factsOf(row: PullFactsRow): QueuedPullFacts {
+  return {
+    title: row.title,
+    authorLogin: row.author_login,
+    authorId: row.author_id === null ? null : BigInt(row.author_id),
+    labels: row.labels ?? [],
+    draft: row.draft ?? false,
+    state: row.state,
+    headSha: row.pr_head_sha,
+  };
 }
 
 function entryOf(row: EntryRow): QueueEntry {
