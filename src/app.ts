@@ -24,6 +24,9 @@ import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
 import { mergeQueueRoutes } from './http/routes/merge-queue.ts';
 import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
+import { QueueSignals } from './services/merge-queue/queue-signals.ts';
+import type { HostingPlatform } from './hosting/hosting-platform.ts';
+import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -31,10 +34,16 @@ export interface AppDeps {
   config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
   store: Store;
   hosting: HostingApi;
-  /** The merge queue's use cases; made over `store` when not given (main.ts shares it with the executor). */
+  /** The merge queue's use cases; made over `store` when not given. */
   mergeQueue?: MergeQueueService;
+  /** How the merge queue acts on the hosting platform (comment replies, permission checks); none without credentials. */
+  hostingPlatform?: HostingPlatform | null;
+  /** The merge queue's executor, woken when a queue changes or a webhook says checks or a branch moved. */
+  executor?: { wake(repositoryId?: string): void };
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
   logger?: FastifyBaseLogger;
+  /** Told after a change to a repository's merge-queue configuration, pause or freezes commits. */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** pino's options for Switchyard's logs: credentials and signatures never written. */
@@ -101,7 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
   const metrics = registerMetrics(app);
-  const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store);
+  const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store, Date.now, () => deps.executor?.wake());
+  const signals = new QueueSignals({ store: deps.store, service: mergeQueue, platform: deps.hostingPlatform ?? null, wake: (repositoryId) => deps.executor?.wake(repositoryId) });
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
   operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
@@ -111,7 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logRoutes, { auth, store: deps.store, publicUrl: deps.config.publicUrl });
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
+  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals });
+  const onQueueChanged = (repositoryId: string) => {
+    deps.onQueueChanged?.(repositoryId);
+    deps.executor?.wake(repositoryId);
+  };
+  await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
-  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret });
   return app;
 }

@@ -10,8 +10,10 @@ import pino, { type Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp, loggerOptions } from './app.ts';
 import { HostingApi } from './hosting/hosting-api.ts';
-import { openStore, type StoreStep } from './storage/store.ts';
+import { openStore, storeOptions, type StoreStep } from './storage/store.ts';
 import { scheduleRetention } from './services/retention.ts';
+import { HostingPlatform } from './hosting/hosting-platform.ts';
+import { MergeQueueExecutor } from './services/merge-queue/executor/merge-queue-executor.ts';
 
 const TOKEN_FILE = 'service-token';
 
@@ -36,7 +38,7 @@ async function embeddedServiceToken(config: Config): Promise<{ token: string; fi
 function announceStore(config: Config, log: Logger): void {
   if (config.databaseUrl) {
     const url = new URL(config.databaseUrl);
-    log.info({ host: url.host, database: url.pathname.slice(1) }, 'connecting to PostgreSQL');
+    log.info({ host: url.host, database: url.pathname.slice(1), poolSize: config.databasePoolSize, statementTimeoutMs: config.statementTimeoutMs }, 'connecting to PostgreSQL');
   } else if (config.dataDir === 'memory://') {
     log.info('initialising the embedded store in memory (nothing is kept after exit)');
   } else if (existsSync(join(config.dataDir, 'PG_VERSION'))) {
@@ -71,11 +73,17 @@ export async function startServer(config: Config): Promise<void> {
   const generated = await embeddedServiceToken(config);
   if (config.dataDir !== 'memory://' && !config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
   announceStore(config, log);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onStep: (step) => logStoreStep(log, step) });
+  const store = await openStore({ ...storeOptions(config), onStep: (step) => logStoreStep(log, step) });
+  // The merge queue acts on the hosting platform only with credentials of its own (DESIGN §10).
+  const platform = config.hostingCredentials ? HostingPlatform.connect(config.hostingApiUrl, config.hostingCredentials) : null;
+  const executor = platform ? new MergeQueueExecutor({ store, platform, log: log.child({ component: 'merge-queue' }) }) : null;
+  if (!platform) log.warn('no SWITCHYARD_HOSTING_TOKEN or GitHub App configured: the merge queue plans but runs nothing on the hosting platform');
   const app = await buildApp({
     config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
     store,
     hosting: new HostingApi(config.hostingApiUrl, { verificationsPerMinute: config.tokenVerificationsPerMinute }),
+    hostingPlatform: platform,
+    ...(executor ? { executor } : {}),
     logger: log,
   });
   if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
@@ -83,6 +91,7 @@ export async function startServer(config: Config): Promise<void> {
   let stopRetention = () => {};
   shutdown = async () => {
     stopRetention();
+    await executor?.stop();
     await app.close();
     await store.close();
     app.log.info('store closed; exiting');
@@ -93,6 +102,7 @@ export async function startServer(config: Config): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   if (stopping) return; // a signal during listen: shutdown is already closing the app
   stopRetention = scheduleRetention(store, config.retentionDays, app.log);
+  executor?.start();
   app.log.info({ backend: store.backend }, 'switchyard ready');
 }
 

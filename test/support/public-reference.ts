@@ -45,3 +45,13 @@ export function referenceProblems(name: string, body: unknown): string[] {
   // anyOf/oneOf wrappers of a forgiven null report at the same path; an unforgiven one stays.
   return [...new Set(problems.map((error) => `${error.instancePath || '/'} ${error.message}`))];
 }
+
+/** Whether the reference is there (the controls' tests skip their shape checks without it). */
+export const publicReferenceAvailable = referenceMissing === false;
+
+/** What is wrong with `value` as the public schema `name` describes it (nothing forgiven); undefined when it fits. */
+export function publicShapeProblem(name: string, value: unknown): string | undefined {
+  const validate = referenceAjv().getSchema(`reference#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no public schema ${name}`);
+  return validate(value) ? undefined : `${name}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(value)}`;
+}

@@ -7,6 +7,11 @@ import { HostingApi } from '../../src/hosting/hosting-api.ts';
 import type { Backend, Store } from '../../src/storage/store.ts';
 import { openTestStore } from './backends.ts';
 import { FakeHosting } from './fake-hosting.ts';
+import { MergeQueueExecutor } from '../../src/services/merge-queue/executor/merge-queue-executor.ts';
+import { hostingClientFor } from './fake-platform/platform-client.ts';
+
+/** The platform user the merge queue acts as in tests: grant it write on a repository to queue there. */
+export const QUEUE_BOT = 'switchyard-bot';
 
 export const SERVICE_TOKEN = 'test-service-token-0123456789';
 export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
@@ -15,6 +20,8 @@ export interface TestApp {
   app: FastifyInstance;
   store: Store;
   hosting: FakeHosting;
+  /** The merge-queue executor, when asked for (`executor` option); started. */
+  executor: MergeQueueExecutor | undefined;
   baseUrl: string;
   /** fetch against the app, with JSON helpers */
   request(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
@@ -38,26 +45,38 @@ export interface TestAppOptions {
   tokenVerificationsPerMinute?: number;
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
+  /** Runs the merge queue on the fake platform, as QUEUE_BOT; loop timings for tests. */
+  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string };
+  /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
 export async function startTestApp(backend: Backend, given?: Store, options: TestAppOptions = {}): Promise<TestApp> {
   const hosting = await new FakeHosting().start();
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
+  const bot = options.executor ? hosting.createUser(QUEUE_BOT) : null;
+  const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }) : null;
+  const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
   const app = await buildApp({
     config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent' },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
+    hostingPlatform: platform,
+    ...(executor ? { executor } : {}),
+    onQueueChanged: options.onQueueChanged,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   // What happens on the fake platform reaches the app as it would from GitHub: signed webhooks.
   hosting.subscribe({ url: `${baseUrl}/v1/hooks/hosting`, secret: WEBHOOK_SECRET });
+  executor?.start();
   return {
     app,
     store,
     hosting,
+    executor,
     baseUrl,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -77,6 +96,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
       return { status: response.status, headers: response.headers, text, json };
     },
     async close() {
+      await executor?.stop();
       await app.close();
       await dispose();
       await hosting.stop();

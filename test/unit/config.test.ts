@@ -12,6 +12,8 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.hostingApiUrl, 'https://api.github.com');
   assert.equal(config.retentionDays, 90);
   assert.equal(config.logLevel, 'info');
+  assert.equal(config.databasePoolSize, 10);
+  assert.equal(config.statementTimeoutMs, 30_000);
   assert.ok(Object.isFrozen(config));
 });
 
@@ -26,8 +28,11 @@ test('every setting is read', () => {
     SWITCHYARD_HOSTING_API_URL: 'https://ghe.example.com/api/v3/',
     SWITCHYARD_PUBLIC_URL: 'https://switchyard.example.com',
     SWITCHYARD_RETENTION_DAYS: '30',
+    SWITCHYARD_DB_POOL_SIZE: '25',
+    SWITCHYARD_STATEMENT_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'debug',
   });
+  assert.deepEqual([config.databasePoolSize, config.statementTimeoutMs], [25, 5000]);
   assert.equal(config.port, 9000);
   assert.equal(config.hostingApiUrl, 'https://ghe.example.com/api/v3', 'trailing slash dropped');
   assert.equal(config.publicUrl, 'https://switchyard.example.com');
@@ -41,6 +46,8 @@ test('bad values are refused with a message naming the variable', () => {
     SWITCHYARD_HOSTING_API_URL: 'ftp://x',
     SWITCHYARD_PUBLIC_URL: 'x',
     SWITCHYARD_RETENTION_DAYS: '-5',
+    SWITCHYARD_DB_POOL_SIZE: '0',
+    SWITCHYARD_STATEMENT_TIMEOUT_MS: '30s',
     SWITCHYARD_WEBHOOK_SECRET: 'short',
     LOG_LEVEL: 'verbose',
   };

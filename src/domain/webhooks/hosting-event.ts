@@ -15,6 +15,47 @@ export interface PullRequestChange {
   baseRef: string;
   /** pull_request.updated_at, when the payload has it: orders deliveries that arrive out of order. */
   updatedAt: Date | undefined;
+  /** What the merge queue shows and checks, when the payload has it. */
+  details?: PullRequestDetails;
+}
+
+export interface PullRequestDetails {
+  draft: boolean;
+  title: string;
+  author: { login: string; id: bigint };
+  labels: string[];
+}
+
+export interface HostingAccount {
+  login: string;
+  id: bigint;
+  type: 'User' | 'Bot' | 'Organization' | null;
+}
+
+/** A comment on a pull request: it may hold a merge-queue command (`@switchyard queue`). */
+export interface PullRequestComment {
+  kind: 'comment';
+  repository: RepositoryName;
+  number: bigint;
+  body: string;
+  author: HostingAccount;
+  commentId: bigint;
+  url: string | null;
+}
+
+/** A check result or commit status changed on a commit (check_run, check_suite, status). */
+export interface ChecksChanged {
+  kind: 'checks';
+  repository: RepositoryName;
+  sha: string;
+}
+
+/** A branch moved (push). */
+export interface BranchPushed {
+  kind: 'push';
+  repository: RepositoryName;
+  branch: string;
+  after: string;
 }
 
 export interface RepositoryRegistration {
@@ -22,6 +63,6 @@ export interface RepositoryRegistration {
   repositories: RepositoryName[];
 }
 
-export type HostingEvent = PullRequestChange | RepositoryRegistration | { kind: 'ignored' };
+export type HostingEvent = PullRequestChange | RepositoryRegistration | PullRequestComment | ChecksChanged | BranchPushed | { kind: 'ignored' };
 
 export const IGNORED: HostingEvent = { kind: 'ignored' };

@@ -8,7 +8,7 @@ import { DateTime, Nullable, StringEnum } from '../schema-primitives.ts';
 import { IGNORED, type HostingEvent, type PullRequestChange } from './hosting-event.ts';
 import { actionOf, payloadCheck } from './payload-validation.ts';
 
-export const PULL_REQUEST_ACTIONS = ['opened', 'reopened', 'synchronize', 'edited', 'closed'] as const;
+export const PULL_REQUEST_ACTIONS = ['opened', 'reopened', 'synchronize', 'edited', 'closed', 'converted_to_draft', 'ready_for_review', 'labeled', 'unlabeled'] as const;
 
 const Ref = Type.String({ minLength: 1, maxLength: 255 });
 
@@ -22,6 +22,10 @@ const checkPayload = payloadCheck(
       head: Type.Object({ sha: Sha }),
       base: Type.Object({ ref: Ref }),
       updated_at: Type.Optional(DateTime()),
+      draft: Type.Optional(Type.Boolean()),
+      title: Type.Optional(Type.String({ maxLength: 1024 })),
+      user: Type.Optional(Type.Object({ login: Type.String({ minLength: 1, maxLength: 255 }), id: Int64() })),
+      labels: Type.Optional(Type.Array(Type.Object({ name: Type.String({ maxLength: 255 }) }), { maxItems: 1000 })),
     }),
     repository: Type.Object({ name: RepositoryName, owner: Type.Object({ login: Owner }) }),
   }),
@@ -42,6 +46,9 @@ export function parsePullRequestEvent(payload: unknown): HostingEvent {
     headSha: pull.head.sha.toLowerCase(),
     baseRef: pull.base.ref,
     updatedAt: pull.updated_at === undefined ? undefined : parseDateTime(pull.updated_at),
+    ...(pull.title !== undefined && pull.user !== undefined
+      ? { details: { draft: pull.draft === true, title: pull.title, author: { login: pull.user.login, id: pull.user.id }, labels: (pull.labels ?? []).map((label) => label.name) } }
+      : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { parseHostingEvent } from '../../domain/webhooks/parse-hosting-event.ts'
 import { signatureMatches } from '../../domain/webhooks/signature.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
+import type { QueueSignals } from '../../services/merge-queue/queue-signals.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
 import { emptyResponse, errorResponse, errorResponses, jsonResponse, ValidationErrorBody } from './schemas.ts';
 
@@ -37,7 +38,7 @@ function decodePayload(request: FastifyRequest): unknown {
   throw new ApiError('unsupported_media_type');
 }
 
-export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; secret: string | undefined }> = async (app, { store, secret }) => {
+export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; secret: string | undefined; signals?: QueueSignals }> = async (app, { store, secret, signals }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
@@ -53,7 +54,7 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
       operationId: 'receive_hosting_webhook',
       tags: ['webhooks'],
       summary: 'Receive a hosting-platform webhook',
-      description: `Signed with X-Hub-Signature-256, not bearer-authenticated; refused (403) when SWITCHYARD_WEBHOOK_SECRET is not set. Handles pull_request (opened, reopened, synchronize, edited, closed), installation (created), installation_repositories (added) and repository (created); other events and actions answer 204 and change nothing. Bodies up to ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`,
+      description: `Signed with X-Hub-Signature-256, not bearer-authenticated; refused (403) when SWITCHYARD_WEBHOOK_SECRET is not set. Handles pull_request (opened, reopened, synchronize, edited, closed, converted_to_draft, ready_for_review, labeled, unlabeled), issue_comment (created: merge-queue commands), check_run, check_suite, status and push (the merge queue looks again), installation (created), installation_repositories (added) and repository (created); other events and actions answer 204 and change nothing. Bodies up to ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`,
       security: [],
       headers: Headers,
       body: Payload,
@@ -68,7 +69,7 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
     },
   }, async (request, reply) => {
     const { 'x-github-event': event, 'x-github-delivery': delivery } = request.headers;
-    const outcome = await applyHostingEvent(store, delivery, parseHostingEvent(event, decodePayload(request)));
+    const outcome = await applyHostingEvent(store, delivery, parseHostingEvent(event, decodePayload(request)), signals);
     request.log.info({ event, delivery, outcome }, 'hosting webhook');
     return reply.code(204).send(null);
   });

@@ -21,6 +21,8 @@ export interface BatchRun {
   unsuccessfulChecks: QueueCheckRecord[];
   /** Merging a passed batch: entry id → the base head after its merge. */
   mergedEntries: Record<string, string>;
+  /** Branches and check pull requests of earlier attempts (a retry), still to remove. */
+  stale?: { branch: string; checkPull: string | null }[];
 }
 
 export function newBatchRun(attempt: number, branch: string): BatchRun {

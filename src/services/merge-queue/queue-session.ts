@@ -78,6 +78,13 @@ export class QueueSession {
     if (batch) this.batches.set(batchId, { ...batch, run });
   }
 
+  /** Records how long a passed batch has been held by a freeze (seconds_waiting_for_freeze). */
+  async setFrozen(batchId: string, frozenSince: number | null, frozenMs: number): Promise<void> {
+    await this.store.mergeQueues.setFrozen(this.trx, batchId, frozenSince, frozenMs);
+    const batch = this.batches.get(batchId);
+    if (batch) this.batches.set(batchId, { ...batch, frozenSince, frozenMs });
+  }
+
   /** Writes a transition and its events; the session's state becomes the transition's. */
   async apply(transition: QueueTransition, facts: TransitionFacts = {}): Promise<void> {
     if (transition.changes.length === 0 && transition.state === this.state) return;

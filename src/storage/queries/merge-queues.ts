@@ -261,19 +261,21 @@ export class MergeQueueQueries {
     await this.db.updateTable('merge_queues').set({ lease_holder: null, lease_until: null }).where('lease_holder', '=', holder).execute();
   }
 
-  /** Queues that may need driving: with active entries or batches to clean, or whose clock came. */
-  async queuesToDrive(db: Db = this.db): Promise<QueueRow[]> {
+  /** Queues that may need driving (entries queued, or batches to clean up), with their repository. */
+  async queuesToDrive(db: Db = this.db): Promise<{ queue: QueueRow; repository: { id: string; owner: string; name: string } }[]> {
     const rows = await db
       .selectFrom('merge_queues as q')
-      .select(['q.id', 'q.repository_id', 'q.base_ref', 'q.lease_holder', 'q.lease_until', 'q.wake_at', 'q.base_sha', 'q.version'])
+      .innerJoin('repositories as r', 'r.id', 'q.repository_id')
+      .select(['q.id', 'q.repository_id', 'q.base_ref', 'q.lease_holder', 'q.lease_until', 'q.wake_at', 'q.base_sha', 'q.version', 'r.owner', 'r.name'])
       .where(({ or, exists, selectFrom }) =>
         or([
           exists(selectFrom('merge_queue_entries as e').select('e.id').whereRef('e.queue_id', '=', 'q.id').where('e.left_at', 'is', null)),
           exists(selectFrom('merge_queue_batches as b').select('b.id').whereRef('b.queue_id', '=', 'q.id').where('b.cleaned', '=', false).where('b.finished_at', 'is not', null)),
         ]),
       )
+      .orderBy('q.id')
       .execute();
-    return rows.map(queueOf);
+    return rows.map((row) => ({ queue: queueOf(row), repository: { id: row.repository_id, owner: row.owner, name: row.name } }));
   }
 
   /**

@@ -9,6 +9,8 @@ export interface PullRequest {
   state: PullRequestState;
   headSha: string | null;
   baseRef: string | null;
+  /** Draft, title, author and labels, when the platform told them (webhooks). */
+  details?: { draft: boolean; title: string; author: { login: string; id: bigint }; labels: string[] };
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -55,6 +57,9 @@ export class PullRequestQueries {
         head_sha: pull.headSha,
         base_ref: pull.baseRef,
         platform_updated_at: platformUpdatedAt ?? null,
+        ...(pull.details
+          ? { draft: pull.details.draft, title: pull.details.title, author_login: pull.details.author.login, author_id: pull.details.author.id.toString(), labels: pull.details.labels }
+          : {}),
       })
       .onConflict((oc) =>
         oc
@@ -67,6 +72,9 @@ export class PullRequestQueries {
               THEN excluded.head_seq ELSE pull_requests.head_seq END`,
             updated_at: sql<Date>`now()`,
             platform_updated_at: sql<Date | null>`greatest(excluded.platform_updated_at, pull_requests.platform_updated_at)`,
+            ...(pull.details
+              ? { draft: eb.ref('excluded.draft'), title: eb.ref('excluded.title'), author_login: eb.ref('excluded.author_login'), author_id: eb.ref('excluded.author_id'), labels: eb.ref('excluded.labels') }
+              : {}),
           }))
           // Unknown on either side (NULL) is not older.
           .where(sql<boolean>`(excluded.platform_updated_at < pull_requests.platform_updated_at) IS NOT TRUE`),

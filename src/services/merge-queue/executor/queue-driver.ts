@@ -1,0 +1,372 @@
+// Drives one queue on the hosting platform (DESIGN §10), one idempotent step at a time. Every
+// step reads the queue's state afresh under its lock, does at most one platform action outside
+// any transaction, and records what the platform answered under the lock again before the next
+// step: a process killed anywhere resumes from the rows, repeating at most the one action, and
+// each action is safe to repeat (a branch that exists is reset, a head merged twice merges
+// nothing, a pull request opened twice is found, a merge is pinned to the head that was checked).
+import { applyBatchResult, baseMovedOutside, markChecksStarted, mergeBatch, removeEntry, resetQueue, startBatches } from '../../../domain/merge-queue/index.ts';
+import { queueRule } from '../../../domain/merge-queue/queue-rule.ts';
+import { viewStoredBatches } from '../../../domain/merge-queue/stored-batches.ts';
+import type { Batch, QueueEntry, QueueState } from '../../../domain/merge-queue/model.ts';
+import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
+import { HostingFailure } from '../../../hosting/hosting-failure.ts';
+import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
+import type { RepositoryIdentity } from '../../../storage/queries/repositories.ts';
+import type { Store } from '../../../storage/store.ts';
+import { newBatchRun, type BatchRun } from '../batch-run.ts';
+import { QueueSession } from '../queue-session.ts';
+import { TRIGGERS } from '../queue-signals.ts';
+import { judgeChecks } from './batch-checks.ts';
+
+export const QUEUE_BRANCH_PREFIX = 'switchyard/merge-queue/';
+
+export interface DriverDeps {
+  store: Store;
+  platform: HostingPlatform;
+  clock: () => number;
+  /** How often a running batch's checks are read when no webhook said they changed. */
+  pollMs: number;
+  log: { warn(object: object, message: string): void; info(object: object, message: string): void };
+}
+
+/** What one cycle found to do, read under the lock and acted on after it. */
+interface Work {
+  preparing: string[];
+  running: string[];
+  toMerge: string[];
+  cleanup: string[];
+}
+
+export function batchBranch(baseRef: string, batchId: string, attempt: number): string {
+  return `${QUEUE_BRANCH_PREFIX}${baseRef}/${batchId}${attempt > 0 ? `-retry-${attempt}` : ''}`;
+}
+
+export class QueueDriver {
+  private readonly polledAt = new Map<string, number>();
+  private readonly repo: RepositoryRef;
+
+  constructor(
+    private readonly deps: DriverDeps,
+    private readonly repository: RepositoryIdentity,
+    private readonly queueId: string,
+    private readonly baseRef: string,
+  ) {
+    this.repo = { owner: repository.owner, repo: repository.name };
+  }
+
+  /** Checks every running batch at the next cycle (a webhook said checks changed). */
+  pollNow(): void {
+    this.polledAt.clear();
+  }
+
+  /** One pass over the queue: the base, the plan's bookkeeping, then each batch's next steps. */
+  async cycle(renew: () => Promise<boolean>): Promise<void> {
+    await this.watchBase();
+    const work = await this.bookkeeping();
+    if (!work) return;
+    for (const id of work.toMerge) if (await renew()) await this.merge(id);
+    for (const id of work.preparing) if (await renew()) await this.prepare(id);
+    for (const id of work.running) if (await renew()) await this.poll(id);
+    for (const id of work.cleanup) if (await renew()) await this.cleanUp(id);
+  }
+
+  private session<T>(fn: (session: QueueSession) => Promise<T>): Promise<T | null> {
+    const { store, clock } = this.deps;
+    return store.db.transaction().execute(async (trx) => {
+      const queue = await store.mergeQueues.lock(trx, this.queueId);
+      if (!queue) return null;
+      const session = await QueueSession.load(store, trx, this.repository, queue, { trigger: TRIGGERS.executor, now: clock() });
+      const result = await fn(session);
+      await session.finish();
+      return result;
+    });
+  }
+
+  /** A push to the base from outside the queue resets it (reset_on_external_merge). */
+  private async watchBase(): Promise<void> {
+    const head = await this.deps.platform.branchHead(this.repo, this.baseRef);
+    if (head === null) return;
+    await this.session(async (s) => {
+      if (s.queue.baseSha === head) return;
+      if (s.queue.baseSha !== null) {
+        this.deps.log.info({ queue: this.queueId, from: s.queue.baseSha, to: head }, 'merge queue: the base moved outside the queue');
+        await s.apply(baseMovedOutside(s.state, s.now));
+      }
+      await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, head);
+    });
+  }
+
+  private async bookkeeping(): Promise<Work | null> {
+    return this.session(async (s) => {
+      for (const id of s.plan().toTimeOut) await s.apply(applyBatchResult(s.state, id, { kind: 'timed_out' }, s.now));
+      const plan = s.plan();
+      if (plan.toStart.length > 0) await s.apply(startBatches(s.state, plan, s.now));
+      for (const batch of s.state.batches) {
+        const run = s.runOf(batch.id);
+        if (batch.phase === 'preparing' && (!run || run.attempt !== batch.retries)) {
+          await s.setRun(batch.id, { ...newBatchRun(batch.retries, batchBranch(this.baseRef, batch.id, batch.retries)), stale: staleOf(run) });
+        }
+        if (batch.phase === 'passed') await this.countFreeze(s, batch.id);
+      }
+      const cleanup = (await s.store.mergeQueues.uncleanedBatches(s.queue.id, s.trx)).map((b) => b.id);
+      return {
+        preparing: s.state.batches.filter((b) => b.phase === 'preparing').map((b) => b.id),
+        running: s.state.batches.filter((b) => b.phase === 'running').map((b) => b.id),
+        toMerge: [...s.plan().toMerge],
+        cleanup,
+      };
+    });
+  }
+
+  /** seconds_waiting_for_freeze: how long a passed batch was held by a freeze. */
+  private async countFreeze(s: QueueSession, batchId: string): Promise<void> {
+    const stored = s.batches.get(batchId);
+    if (!stored) return;
+    if (s.holds.frozen && stored.frozenSince === null) await s.setFrozen(batchId, s.now, stored.frozenMs);
+    if (!s.holds.frozen && stored.frozenSince !== null) await s.setFrozen(batchId, null, stored.frozenMs + (s.now - stored.frozenSince));
+  }
+
+  /** Builds the batch branch and its check pull request, one platform call a step. */
+  private async prepare(batchId: string): Promise<void> {
+    for (let step = 0; step < 500; step++) {
+      const snapshot = await this.session(async (s) => {
+        const batch = s.state.batches.find((b) => b.id === batchId);
+        const run = s.runOf(batchId);
+        if (!batch || batch.phase !== 'preparing' || !run || run.attempt !== batch.retries) return null;
+        return { batch, run, closure: closureEntries(s.state, batchId) };
+      });
+      if (!snapshot) return;
+      if (!(await this.prepareStep(snapshot.batch, snapshot.run, snapshot.closure))) return;
+    }
+  }
+
+  /** One step of preparing; false when preparing is over (started, or the batch left). */
+  private async prepareStep(batch: Batch, run: BatchRun, closure: QueueEntry[]): Promise<boolean> {
+    const { platform } = this.deps;
+    const stale = run.stale ?? [];
+    if (stale.length > 0) {
+      await this.removeFromPlatform(stale[0]!);
+      return this.saveRun(batch, { ...run, stale: stale.slice(1) });
+    }
+    if (run.baseSha === null) {
+      const base = await platform.branchHead(this.repo, this.baseRef);
+      if (base === null) throw new HostingFailure('not_found', `The base branch ${this.baseRef} does not exist.`);
+      const created = await platform.createBranch(this.repo, run.branch, base);
+      if (created.kind === 'exists') await platform.moveBranch(this.repo, run.branch, base, { force: true });
+      return this.saveRun(batch, { ...run, baseSha: base, headSha: base, merged: [] });
+    }
+    const next = closure.find((entry) => !run.merged.includes(entry.id));
+    if (next) {
+      const merge = await platform.mergeIntoBranch(this.repo, { base: run.branch, head: next.headSha, message: `Merge #${next.number} into the merge-queue batch ${batch.name}` });
+      if (merge.kind === 'conflict') return this.conflict(next, run);
+      return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha: merge.kind === 'merged' ? merge.sha : run.headSha });
+    }
+    if (run.checkPull === null) {
+      try {
+        const pull = await platform.createPullRequest(this.repo, { title: `Merge queue: ${batch.name}`, head: run.branch, base: this.baseRef, draft: true, body: checkPullBody(batch, closure) });
+        return this.saveRun(batch, { ...run, checkPull: { number: pull.number.toString(), inPlace: false } });
+      } catch (error) {
+        if (!(error instanceof HostingFailure) || error.kind !== 'refused') throw error;
+        await this.checksNotStarted(batch, error.message);
+        return false;
+      }
+    }
+    await this.session(async (s) => s.apply(markChecksStarted(s.state, batch.id, s.now)));
+    return false;
+  }
+
+  private async saveRun(batch: Batch, run: BatchRun): Promise<boolean> {
+    const saved = await this.session(async (s) => {
+      if (!s.batches.has(batch.id)) return false;
+      await s.setRun(batch.id, run);
+      return s.state.batches.some((b) => b.id === batch.id && b.phase === 'preparing');
+    });
+    return saved === true;
+  }
+
+  /** A head that does not merge: alone with the base, or with what is ahead of it. */
+  private async conflict(entry: QueueEntry, run: BatchRun): Promise<boolean> {
+    const pull = await this.deps.platform.pullRequest(this.repo, entry.number);
+    const code = pull?.mergeable === false || run.merged.length === 0 ? 'CONFLICT_WITH_BASE_BRANCH' : 'CONFLICT_WITH_PULL_AHEAD';
+    await this.session(async (s) => s.apply(removeEntry(s.state, entry.id, code, s.now)));
+    return false;
+  }
+
+  /** The draft pull request cannot be created: the batch's entries leave (checks_not_started). */
+  private async checksNotStarted(batch: Batch, reason: string): Promise<void> {
+    await this.session(async (s) => {
+      const entries = s.state.entries.filter((e) => batch.entryIds.includes(e.id));
+      await s.record(
+        entries.map((entry) => ({
+          type: 'action.queue.checks_not_started' as const,
+          trigger: s.trigger,
+          pull_request: entry.number,
+          base_ref: this.baseRef,
+          received_at: new Date(s.now).toISOString(),
+          metadata: { branch: this.baseRef, priority_rule_name: entry.priorityRuleName, queue_name: entry.queueRule, queued_at: new Date(entry.enteredAt).toISOString(), reason: `The draft pull request could not be created: ${reason}`, session_id: entry.id, attempt: 1 },
+        })),
+      );
+      for (const entry of entries) await s.apply(removeEntry(s.state, entry.id, 'DRAFT_PULL_REQUEST_CREATION_FAILED', s.now));
+    });
+  }
+
+  /** Reads a running batch's checks when due; records the verdict once they decide. */
+  private async poll(batchId: string): Promise<void> {
+    const now = this.deps.clock();
+    if ((this.polledAt.get(batchId) ?? -Infinity) + this.deps.pollMs > now) return;
+    this.polledAt.set(batchId, now);
+    const snapshot = await this.session(async (s) => {
+      const batch = s.state.batches.find((b) => b.id === batchId);
+      const run = s.runOf(batchId);
+      return batch?.phase === 'running' && run?.headSha ? { batch, run, required: queueRule(s.config, batch.queueRule).required_checks } : null;
+    });
+    if (!snapshot) return;
+    const sha = snapshot.run.headSha as string;
+    const [runs, combined] = await Promise.all([this.deps.platform.checkRuns(this.repo, sha), this.deps.platform.combinedStatus(this.repo, sha)]);
+    const verdict = judgeChecks(snapshot.required, runs, combined);
+    await this.session(async (s) => {
+      const batch = s.state.batches.find((b) => b.id === batchId);
+      const run = s.runOf(batchId);
+      if (batch?.phase !== 'running' || !run || run.attempt !== snapshot.run.attempt) return;
+      await s.setRun(batchId, { ...run, checks: { passed: verdict.passed, total: verdict.total }, unsuccessfulChecks: verdict.unsuccessful });
+      if (verdict.verdict !== 'pending') await s.apply(applyBatchResult(s.state, batchId, { kind: verdict.verdict }, s.now));
+    });
+  }
+
+  /** Merges a passed batch whose parents merged, nothing holding it (the plan's toMerge). */
+  private async merge(batchId: string): Promise<void> {
+    for (let step = 0; step < 200; step++) {
+      const snapshot = await this.session(async (s) => {
+        if (!s.plan().toMerge.includes(batchId)) return null;
+        const batch = s.state.batches.find((b) => b.id === batchId) as Batch;
+        const entries = batch.entryIds.flatMap((id) => s.state.entries.find((e) => e.id === id) ?? []);
+        return { batch, entries, run: s.runOf(batchId), method: queueRule(s.config, batch.queueRule).merge_method };
+      });
+      if (!snapshot?.run) return;
+      const { batch, entries, run, method } = snapshot;
+      if (method === 'fast-forward') return this.fastForward(batch, run);
+      const next = entries.find((entry) => run.mergedEntries[entry.id] === undefined);
+      if (!next) {
+        await this.session(async (s) => {
+          if (!s.plan().toMerge.includes(batchId)) return;
+          await this.countFreeze(s, batchId);
+          await s.apply(mergeBatch(s.state, batchId, s.now), { mergeShas: new Map(Object.entries(run.mergedEntries)) });
+        });
+        return;
+      }
+      if (!(await this.mergeOne(batch, run, next, method))) return;
+    }
+  }
+
+  /** Merges one pull request pinned to the head its batch checked; false when it could not. */
+  private async mergeOne(batch: Batch, run: BatchRun, entry: QueueEntry, method: 'merge' | 'squash' | 'rebase'): Promise<boolean> {
+    const { platform } = this.deps;
+    // A merge done before a crash, not yet recorded, is found rather than attempted again.
+    const current = await platform.pullRequest(this.repo, entry.number);
+    let sha: string | null = current?.merged ? (current.mergeCommitSha ?? (await platform.branchHead(this.repo, this.baseRef))) : null;
+    if (sha === null) {
+      const merged = await platform.mergePullRequest(this.repo, entry.number, { sha: entry.headSha, method, title: `${current?.title ?? `Pull request #${entry.number}`} (#${entry.number})` });
+      if (merged.kind !== 'merged') {
+        const code = merged.kind === 'head_moved' ? 'PULL_REQUEST_UPDATED' : 'PR_UNEXPECTEDLY_FAILED_TO_MERGE';
+        this.deps.log.warn({ batch: batch.id, number: String(entry.number), answer: merged }, 'merge queue: the platform did not merge');
+        await this.session(async (s) => s.apply(removeEntry(s.state, entry.id, code, s.now)));
+        return false;
+      }
+      sha = merged.sha;
+    }
+    const mergedSha = sha;
+    await this.session(async (s) => {
+      await s.setRun(batch.id, { ...run, mergedEntries: { ...run.mergedEntries, [entry.id]: mergedSha } });
+      await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, await this.baseHeadAfter(mergedSha));
+    });
+    return true;
+  }
+
+  /** The base head after a merge of ours: the merge commit (a rebase's last commit is the head). */
+  private async baseHeadAfter(sha: string): Promise<string> {
+    return (await this.deps.platform.branchHead(this.repo, this.baseRef)) ?? sha;
+  }
+
+  private async fastForward(batch: Batch, run: BatchRun): Promise<void> {
+    if (!run.headSha) return;
+    const moved = await this.deps.platform.moveBranch(this.repo, this.baseRef, run.headSha, { force: false });
+    await this.session(async (s) => {
+      if (!s.plan().toMerge.includes(batch.id)) return;
+      if (moved.kind !== 'moved') {
+        // The base moved since the batch was built: its checks say nothing about the new base.
+        await s.apply(resetQueue(s.state, s.now));
+        return;
+      }
+      await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, moved.sha);
+      await this.countFreeze(s, batch.id);
+      const shas = new Map(batch.entryIds.map((id) => [id, moved.sha]));
+      await s.apply(mergeBatch(s.state, batch.id, s.now), { mergeShas: shas });
+    });
+  }
+
+  /** A finished batch's check pull request closed and its branch deleted. */
+  private async cleanUp(batchId: string): Promise<void> {
+    const batch = (await this.deps.store.mergeQueues.batches(this.queueId, undefined, [batchId]))[0];
+    if (!batch || batch.cleaned) return;
+    const run = batch.run as BatchRun | null;
+    if (run) {
+      for (const stale of run.stale ?? []) await this.removeFromPlatform(stale);
+      await this.removeFromPlatform({ branch: run.branch, checkPull: run.checkPull?.number ?? null });
+    }
+    await this.deps.store.mergeQueues.markCleaned(this.deps.store.db, batchId);
+    this.polledAt.delete(batchId);
+  }
+
+  private async removeFromPlatform(left: { branch: string; checkPull: string | null }): Promise<void> {
+    const { platform } = this.deps;
+    if (left.checkPull !== null) {
+      const pull = await platform.pullRequest(this.repo, BigInt(left.checkPull));
+      if (pull?.state === 'open') await platform.closePullRequest(this.repo, pull.number);
+    }
+    await platform.deleteBranch(this.repo, left.branch);
+  }
+}
+
+/** What a new run must remove first: the branch and check pull request of the attempt before. */
+function staleOf(run: BatchRun | null): BatchRun['stale'] {
+  if (!run) return [];
+  return [...(run.stale ?? []), { branch: run.branch, checkPull: run.checkPull?.number ?? null }];
+}
+
+/**
+ * The entries whose heads a batch's branch holds, in plan order: those of its unmerged ancestors
+ * (their closure), then its own. Entries that left are not merged in.
+ */
+export function closureEntries(state: QueueState, batchId: string): QueueEntry[] {
+  const { ordered, byId } = viewStoredBatches(state.batches);
+  const ancestors = new Set<string>();
+  const stack = [...(byId.get(batchId)?.parentIds ?? [])];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    const parent = byId.get(id);
+    if (!parent || ancestors.has(id)) continue;
+    ancestors.add(id);
+    stack.push(...parent.parentIds);
+  }
+  const active = new Map(state.entries.map((entry) => [entry.id, entry]));
+  const seen = new Set<string>();
+  const result: QueueEntry[] = [];
+  const add = (ids: readonly string[]) => {
+    for (const id of ids) {
+      const entry = active.get(id);
+      if (entry && !seen.has(id)) {
+        seen.add(id);
+        result.push(entry);
+      }
+    }
+  };
+  for (const batch of ordered) if (ancestors.has(batch.id) && batch.phase !== 'bisecting') add(batch.entryIds);
+  add(byId.get(batchId)?.entryIds ?? []);
+  return result;
+}
+
+function checkPullBody(batch: Batch, closure: QueueEntry[]): string {
+  const own = new Set(batch.entryIds);
+  const lines = closure.map((entry) => `- #${entry.number}${own.has(entry.id) ? '' : ' (ahead in the queue)'}`);
+  return `Switchyard checks these pull requests together before merging them:\n\n${lines.join('\n')}\n\nThis draft pull request is closed when the batch is done; do not merge it.`;
+}

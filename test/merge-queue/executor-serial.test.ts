@@ -1,0 +1,83 @@
+// The merge queue run end to end: pull requests queued by comment on the fake platform (real git
+// repositories, signed webhooks, a fake CI), checked in batches on draft pull requests, merged
+// pinned to the checked heads, and every step in the activity log. Both backends.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends } from '../support/backends.ts';
+import { QUEUE_BOT, startTestApp, type TestApp } from '../support/test-app.ts';
+import { failWhenAllPresent } from '../support/fake-platform/fake-ci.ts';
+import { queueEvents, until } from '../support/merge-queue-e2e.ts';
+
+const REPO = 'acme/widgets';
+
+for (const backend of await backends()) {
+  describe(`merge queue on the hosting platform, serial (${backend})`, () => {
+    let t: TestApp;
+    let aliceToken: string;
+    before(async () => {
+      t = await startTestApp(backend, undefined, { executor: {} });
+      await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' } });
+      aliceToken = t.hosting.createUser('alice').token;
+      t.hosting.createUser('mallory');
+      t.hosting.grant(REPO, 'alice', 'write');
+      t.hosting.grant(REPO, 'mallory', 'read');
+      t.hosting.grant(REPO, QUEUE_BOT, 'write');
+      t.hosting.ci.configure({ delayMs: 30, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: failWhenAllPresent(['a.flag', 'b.flag']) }] });
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+    });
+    after(() => t.close());
+
+    test('three pull requests queued by comment are checked and merged in order, each once', async () => {
+      const pulls: { number: bigint; branch: string; headSha: string }[] = [];
+      for (const name of ['one', 'two', 'three']) pulls.push(await t.hosting.openPullRequest({ repo: REPO, changes: { [`${name}.txt`]: `${name}\n` }, title: `Add ${name}`, author: 'alice' }));
+      await t.hosting.webhooks.settled();
+      for (const pull of pulls) t.hosting.comment(REPO, pull.number, 'alice', '@switchyard queue');
+      await t.hosting.webhooks.settled();
+      await until('every pull request merged', async () => pulls.every((pull) => t.hosting.pullRequest(REPO, pull.number).merged));
+      await until('the queue cleaned up', async () => (await t.hosting.history(REPO, 'main')) && t.hosting.mutations().filter((r) => r.method === 'DELETE').length >= 3);
+
+      const files = await t.hosting.files(REPO, 'main');
+      assert.deepEqual([...files.keys()].sort(), ['README.md', 'one.txt', 'three.txt', 'two.txt']);
+      const merges = t.hosting.mutations().filter((r) => r.url.endsWith('/merge') && r.status === 200);
+      assert.equal(merges.length, 3, 'each pull request merged once');
+      const drafts = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url.endsWith('/pulls') && r.status === 201);
+      assert.equal(drafts.length, 3, 'one draft pull request per batch');
+
+      const log = await queueEvents(t, REPO);
+      const types = (n: bigint) => log.filter((e) => String(e.pull_request) === String(n)).map((e) => e.type);
+      for (const pull of pulls) {
+        assert.deepEqual(types(pull.number), ['command.queue', 'action.queue.enter', 'action.queue.checks_start', 'action.queue.checks_end', 'action.queue.merged', 'action.queue.leave'], `events of #${pull.number}`);
+        const enter = log.find((e) => e.type === 'action.queue.enter' && String(e.pull_request) === String(pull.number))!;
+        const leave = log.find((e) => e.type === 'action.queue.leave' && String(e.pull_request) === String(pull.number))!;
+        const start = log.find((e) => e.type === 'action.queue.checks_start' && String(e.pull_request) === String(pull.number))!;
+        const merged = log.find((e) => e.type === 'action.queue.merged' && String(e.pull_request) === String(pull.number))!;
+        assert.equal(leave.metadata.session_id, enter.metadata.session_id);
+        assert.equal(leave.metadata.dequeue_code, 'PR_MERGED');
+        assert.equal(leave.metadata.merged, true);
+        assert.equal(leave.metadata.batch_id, start.metadata.batch_id);
+        assert.equal(leave.metadata.pull_request_head_sha, pull.headSha);
+        const draft = t.hosting.pullRequest(REPO, BigInt(start.metadata.speculative_check_pull_request.number));
+        assert.equal(draft.draft, true);
+        assert.equal(draft.state, 'closed');
+        assert.match(merged.metadata.merge_commit_sha, /^[0-9a-f]{40}$/);
+      }
+      const command = log.find((e) => e.type === 'command.queue')!;
+      assert.equal(command.metadata.author.login, 'alice');
+    });
+
+    test('a comment from someone without write permission queues nothing and gets a reply', async () => {
+      const pull = await t.hosting.openPullRequest({ repo: REPO, changes: { 'm.txt': 'm\n' }, author: 'mallory' });
+      await t.hosting.webhooks.settled();
+      t.hosting.comment(REPO, pull.number, 'mallory', '@switchyard queue');
+      await t.hosting.webhooks.settled();
+      const reply = await until('a reply', async () => {
+        const comments = await fetch(`${t.hosting.url}/repos/${REPO}/issues/${pull.number}/comments`, { headers: { authorization: `token ${aliceToken}` } });
+        const list = (await comments.json()) as { body: string; user: { login: string } }[];
+        return list.find((c) => c.user.login === QUEUE_BOT);
+      });
+      assert.match(reply.body, /^@mallory only people with write permission/);
+      const queued = await t.request('GET', `/v1/repos/${REPO}/logs?pull_request=${pull.number}&event_type=action.queue.enter&event_type=command.queue`);
+      assert.equal(queued.json.events.length, 0);
+    });
+  });
+}
