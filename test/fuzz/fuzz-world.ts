@@ -82,9 +82,12 @@ const NOT_QUEUED = '3';
 /**
  * Opens the world's pull requests again (valid admin requests close and merge them at random), so
  * each operation starts from pull requests that take scope reports by number, and puts them back
- * in the merge queue (valid dequeues take them out), so its reads find them: all but NOT_QUEUED.
+ * in the merge queue (valid dequeues take them out) under the default configuration, so its reads
+ * find them: all but NOT_QUEUED.
  */
 export async function reopenPulls(t: TestApp): Promise<void> {
+  // Valid configuration requests rename the queue rules at random; entering names `default`.
+  await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/configuration`, {});
   for (const [i, number] of OPEN_PULLS.entries()) {
     await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}/pulls/${number}`, { state: 'open', head_sha: sha(i + 1), base_ref: 'main' });
     const queue = `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/pull/${number}`;
