@@ -51,8 +51,8 @@ interface CopyPlan {
   to: string;
   range: { start: number; end: number };
   copies: number;
-  /** Copy g is moved g days back, into the days before the busy one. */
-  daysBack: boolean;
+  /** 0: copies stay in the range; n: copy g is moved floor(g / n) days back, into the days before it. */
+  perDayBack: number;
 }
 
 /** Copies g = first..last: shifted by g × a prime number of seconds, wrapped into the range. */
@@ -62,7 +62,7 @@ async function copyEvents(store: Store, plan: CopyPlan, first: number, last: num
   await sql`
     INSERT INTO events (repository_id, received_at, type, outcome, trigger, pull_request, base_ref, batch_pull_request, batch_id, metadata)
     SELECT ${plan.to}, ${start}::timestamptz
-             + ((((extract(epoch FROM received_at - ${start}::timestamptz) * 1000)::bigint + g * 7919000) % ${span}) - ${plan.daysBack ? DAY_MS : 0}::bigint * g) * interval '1 millisecond',
+             + ((((extract(epoch FROM received_at - ${start}::timestamptz) * 1000)::bigint + g * 7919000) % ${span}) - ${DAY_MS}::bigint * ${plan.perDayBack === 0 ? sql`0` : sql`(g / ${plan.perDayBack}::int)`}) * interval '1 millisecond',
            type, outcome, trigger, pull_request + g * ${PULL_STRIDE}, base_ref, batch_pull_request + g * ${PULL_STRIDE},
            md5(batch_id::text || ':' || g)::uuid, metadata
     FROM events, generate_series(${first}::int, ${last}::int) AS g
@@ -83,9 +83,25 @@ export async function loadActivityLog(store: Store, plan: LoadPlan, now: number,
   const { max } = await store.db.selectFrom('events').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
   const copies = (count: number) => Math.max(0, Math.ceil(count / BASE_EVENTS));
   const base = { from: busy, maxId: String(max), range };
-  await copyMany(store, { ...base, to: busy, copies: copies(plan.events) - 1, daysBack: false });
-  await copyMany(store, { ...base, to: other, copies: copies(plan.elsewhere / 2), daysBack: false });
-  await copyMany(store, { ...base, to: busy, copies: copies(plan.elsewhere / 2), daysBack: true });
-  await sql`VACUUM ANALYZE events`.execute(store.db);
+  await copyMany(store, { ...base, to: busy, copies: copies(plan.events) - 1, perDayBack: 0 });
+  await copyMany(store, { ...base, to: other, copies: copies(plan.elsewhere / 2), perDayBack: 0 });
+  await copyMany(store, { ...base, to: busy, copies: copies(plan.elsewhere / 2), perDayBack: 1 });
+  await sql`VACUUM ANALYZE events, event_counts, event_pull_counts, event_batch_counts`.execute(store.db);
   return { repositoryId: busy, ...range };
+}
+
+/**
+ * `perDay` events a day in `bench/busy` over its last `days` days (the base events in the last
+ * day, copies in every day, each with its own numbers), and nothing elsewhere.
+ */
+export async function loadLongActivityLog(store: Store, plan: { perDay: number; days: number }, now: number, seed = 1): Promise<LoadedLog> {
+  const range = { start: now - DAY_MS + 60_000, end: now - 60_000 };
+  const busy = await register(store, 'busy');
+  await writeBase(store, busy, seed, range.start, range.end);
+  const { max } = await store.db.selectFrom('events').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
+  const perDay = Math.max(1, Math.ceil(plan.perDay / BASE_EVENTS));
+  // Copy g lands floor(g / perDay) days back; copy 0 is the base itself.
+  await copyMany(store, { from: busy, maxId: String(max), range, to: busy, copies: perDay * plan.days - 1, perDayBack: perDay });
+  await sql`VACUUM ANALYZE events, event_counts, event_pull_counts, event_batch_counts`.execute(store.db);
+  return { repositoryId: busy, start: range.start - (plan.days - 1) * DAY_MS, end: range.end };
 }

@@ -32,7 +32,8 @@ export async function createBenchStorage(backend: Backend, databaseUrl = process
     return { env: { SWITCHYARD_DATA_DIR: dir }, open: () => openStore({ dataDir: dir }), remove: () => rm(dir, { recursive: true, force: true }) };
   }
   const { url, drop } = await privateSchemaUrl('sw_bench', databaseUrl);
-  return { env: { DATABASE_URL: url }, open: () => openStore({ databaseUrl: url, dataDir: 'unused' }), remove: drop };
+  return { env: { DATABASE_URL: url }, // Loading millions of events takes statements longer than the server's default limit.
+    open: () => openStore({ databaseUrl: url, dataDir: 'unused', statementTimeoutMs: 600_000 }), remove: drop };
 }
 
 export async function openBenchStore(backend: Backend, databaseUrl?: string): Promise<BenchStore> {

@@ -1,46 +1,38 @@
-// Aggregation cost (issue #7): GET .../logs/aggregate over a one-day window holding 1,000,000
-// events and over 30 days, through HTTP, beside (a) the naive plan, one SQL query per facet, and
-// (b) a bare count(*) over the same window (the cost of touching the rows at all), all in the
-// same process and run. Targets: the one-day aggregate within 3× of count(*) and at least 2×
-// faster than the naive plan. Those unfiltered windows are answered from the count tables
-// (migration 0005); the one-day window filtered by outcome measures the one-pass scan every
-// filtered aggregate takes (no target; the naive plan and count(*) stay unfiltered references).
+// Aggregation cost (issues #7 and 16): GET .../logs/aggregate through HTTP beside DuckDB (an
+// in-process column store, bench/duckdb-aggregate.ts) computing the same answer over a copy of
+// the same rows, for two data sets: one day holding --events events (as many again elsewhere),
+// and --days days of --per-day events each (the longest window the API allows is 93 days).
+// Every single filter of the API and three common pairs; median of --runs after one warm-up.
+// Each Switchyard answer is compared with DuckDB's (total, histogram, every facet); a
+// difference stops the benchmark. Targets (issue 16): every 93-day aggregate under 1 s, and
+// within 3× of DuckDB's time; on PGlite, within 2× of PostgreSQL (compare the two tables).
 //
-//   npx tsx bench/logs-aggregate.ts [--backend postgres|pglite|both] [--events 1000000] [--runs 7] [--json results.json]
+//   npx tsx bench/logs-aggregate.ts [--backend postgres|pglite|both] [--events 1000000] [--per-day 100000] [--days 93]
+//        [--sets day,long] [--runs 5] [--json results.json]
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { sql, type Kysely } from 'kysely';
-import type { Backend } from '../src/storage/store.ts';
-import type { Database } from '../src/storage/database.ts';
+import { sql } from 'kysely';
+import type { Backend, Store } from '../src/storage/store.ts';
 import { intervalSizeSeconds } from '../src/domain/activity-log/histogram.ts';
-import { loadActivityLog } from './activity-log-data.ts';
+import { loadActivityLog, loadLongActivityLog, type LoadedLog } from './activity-log-data.ts';
 import { BENCH_TOKEN as TOKEN, openBenchStore, startBenchApp } from './bench-store.ts';
+import { DuckDbReference } from './duckdb-aggregate.ts';
 import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { closeHttpAgent, httpGet, percentile, timed } from './latency.ts';
 
-const { values: args } = parseArgs({ options: { backend: { type: 'string', default: 'both' }, events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '7' }, json: { type: 'string' } } });
-const EVENTS = Number(args.events);
+const { values: args } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'both' },
+    events: { type: 'string', default: '1000000' },
+    'per-day': { type: 'string', default: '100000' },
+    days: { type: 'string', default: '93' },
+    sets: { type: 'string', default: 'day,long' },
+    runs: { type: 'string', default: '5' },
+    json: { type: 'string' },
+  },
+});
 const RUNS = Number(args.runs);
 const DAY_MS = 86_400_000;
-
-interface Window {
-  from: Date;
-  to: Date;
-}
-
-/** The naive plan: the same answer as one query per facet, each scanning the window again. */
-async function naive(db: Kysely<Database>, repositoryId: string, window: Window): Promise<void> {
-  const step = intervalSizeSeconds(window);
-  const inWindow = sql`repository_id = ${repositoryId} AND received_at >= ${window.from} AND received_at < ${window.to}`;
-  await sql`SELECT count(*) FROM events WHERE ${inWindow}`.execute(db);
-  await sql`SELECT floor(date_part('epoch', received_at) / ${step}), count(*) FROM events WHERE ${inWindow} GROUP BY 1`.execute(db);
-  for (const column of ['type', 'outcome', 'trigger', 'pull_request', 'batch_pull_request']) {
-    await sql`SELECT ${sql.ref(column)}, count(*) FROM events WHERE ${inWindow} GROUP BY 1 ORDER BY 2 DESC LIMIT 200`.execute(db);
-  }
-}
-
-async function bareCount(db: Kysely<Database>, repositoryId: string, window: Window): Promise<void> {
-  await sql`SELECT count(*) FROM events WHERE repository_id = ${repositoryId} AND received_at >= ${window.from} AND received_at < ${window.to}`.execute(db);
-}
 
 async function median(run: () => Promise<unknown>): Promise<number> {
   await run(); // warm caches and plans
@@ -49,42 +41,103 @@ async function median(run: () => Promise<unknown>): Promise<number> {
   return percentile(samples, 50);
 }
 
+/** Filter values that exist in the data: a pull request of about 31 events, a busy batch, a rule's trigger. */
+async function cases(store: Store, repositoryId: string, from: Date, to: Date): Promise<[string, string][]> {
+  const inWindow = sql`repository_id = ${repositoryId} AND received_at >= ${from} AND received_at < ${to}`;
+  const pull = (await sql<{ v: string }>`SELECT pull_request AS v FROM events WHERE ${inWindow} AND pull_request IS NOT NULL GROUP BY 1 ORDER BY abs(count(*) - 31), 1 LIMIT 1`.execute(store.db)).rows[0]!.v;
+  const batch = (await sql<{ v: string }>`SELECT batch_pull_request AS v FROM events WHERE ${inWindow} AND batch_pull_request IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`.execute(store.db)).rows[0]!.v;
+  const rule = 'Rule: automatic merge';
+  const checksEnd = 'action.queue.checks_end';
+  return [
+    ['no filter', ''],
+    ['outcome=failure', 'outcome=failure'],
+    ['not_outcome=success', 'not_outcome=success'],
+    ['event_type=checks_end', `event_type=${checksEnd}`],
+    ['not_event_type=checks_start', 'not_event_type=action.queue.checks_start'],
+    ['base_ref=main', 'base_ref=main'],
+    [`trigger=${rule}`, `trigger=${encodeURIComponent(rule)}`],
+    ['not_trigger=merge queue', 'not_trigger=merge%20queue'],
+    [`pull_request=${pull}`, `pull_request=${pull}`],
+    [`not_pull_request=${pull}`, `not_pull_request=${pull}`],
+    [`batch_pull=${batch}`, `batch_pull=${batch}`],
+    [`not_batch_pull=${batch}`, `not_batch_pull=${batch}`],
+    ['outcome=failure + event_type=checks_end', `outcome=failure&event_type=${checksEnd}`],
+    ['base_ref=main + outcome=failure', 'base_ref=main&outcome=failure'],
+    ['trigger=merge queue + not_event_type=checks_start', 'trigger=merge%20queue&not_event_type=action.queue.checks_start'],
+  ];
+}
+
+/** Bytes per event of the events table, its indexes and the count tables. */
+async function storagePerEvent(store: Store): Promise<number> {
+  const { rows } = await sql<{ bytes: string; events: string }>`
+    SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
+             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname IN ('events', 'event_counts', 'event_pull_counts', 'event_batch_counts')) AS bytes,
+           (SELECT count(*) FROM events) AS events`.execute(store.db);
+  return Number(rows[0]!.bytes) / Number(rows[0]!.events);
+}
+
+interface Answer {
+  total: number;
+  histogram: { start: string; count: number }[];
+  [facet: string]: unknown;
+}
+
+function sameAnswer(ours: Answer, theirs: Awaited<ReturnType<DuckDbReference['aggregate']>>): string | undefined {
+  if (ours.total !== theirs.total) return `total ${ours.total} against ${theirs.total}`;
+  for (const bucket of ours.histogram) {
+    if (bucket.count !== (theirs.buckets.get(Date.parse(bucket.start)) ?? 0)) return `histogram bucket ${bucket.start}`;
+  }
+  for (const facet of ['by_event_type', 'by_outcome', 'by_trigger', 'by_pull_request', 'by_batch_pull_request'] as const) {
+    if (JSON.stringify(ours[facet]) !== JSON.stringify(theirs[facet])) return facet;
+  }
+  return undefined;
+}
+
 const results: BenchResult[] = [];
 
-async function benchBackend(backend: Backend): Promise<string[]> {
+async function benchSet(backend: Backend, set: 'day' | 'long'): Promise<string[]> {
   const { store, dispose } = await openBenchStore(backend);
   const rows: string[] = [];
   try {
     const now = Date.now();
-    const started = Date.now();
-    const loaded = await loadActivityLog(store, { events: EVENTS, elsewhere: EVENTS }, now);
+    let started = Date.now();
+    const loaded: LoadedLog = set === 'day'
+      ? await loadActivityLog(store, { events: Number(args.events), elsewhere: Number(args.events) }, now)
+      : await loadLongActivityLog(store, { perDay: Number(args['per-day']), days: Number(args.days) }, now);
     const loadSeconds = (Date.now() - started) / 1000;
+    const bytes = await storagePerEvent(store);
+    started = Date.now();
+    const duck = await DuckDbReference.load(store, loaded.repositoryId);
+    console.error(`${backend}, ${set}: loaded in ${loadSeconds.toFixed(0)} s, DuckDB copy in ${((Date.now() - started) / 1000).toFixed(0)} s; ${bytes.toFixed(0)} bytes per event (events, indexes, counts)`);
     const { app, baseUrl } = await startBenchApp(store);
-    const base = `${baseUrl}/v1/repos/bench/busy/logs/aggregate`;
     try {
-      const day = { from: new Date(loaded.start - 30_000), to: new Date(loaded.end + 30_000) };
-      const windows: [string, Window, string][] = [
-        ['1 day', day, ''],
-        ['30 days', { from: new Date(loaded.end + 30_000 - 30 * DAY_MS), to: new Date(loaded.end + 30_000) }, ''],
-        ['1 day, outcome=failure (scan)', day, '&outcome=failure'],
-      ];
-      for (const [name, window, filter] of windows) {
-        const inWindow = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM events WHERE repository_id = ${loaded.repositoryId} AND received_at >= ${window.from} AND received_at < ${window.to}`.execute(store.db)).rows[0]!.n);
-        const url = `${base}?received_from=${encodeURIComponent(window.from.toISOString())}&received_to=${encodeURIComponent(window.to.toISOString())}${filter}`;
+      const window = set === 'day'
+        ? { from: new Date(loaded.start - 30_000), to: new Date(loaded.end + 30_000) }
+        : { from: new Date(loaded.end + 30_000 - Number(args.days) * DAY_MS), to: new Date(loaded.end + 30_000) };
+      const step = intervalSizeSeconds(window);
+      const setName = set === 'day' ? '1 day' : `${args.days} days`;
+      const inWindow = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM events WHERE repository_id = ${loaded.repositoryId} AND received_at >= ${window.from} AND received_at < ${window.to}`.execute(store.db)).rows[0]!.n);
+      for (const [name, search] of await cases(store, loaded.repositoryId, window.from, window.to)) {
+        const url = `${baseUrl}/v1/repos/bench/busy/logs/aggregate?received_from=${encodeURIComponent(window.from.toISOString())}&received_to=${encodeURIComponent(window.to.toISOString())}${search ? `&${search}` : ''}`;
+        let answer: Answer | undefined;
         const http = await median(async () => {
-          const answer = await httpGet(url, { authorization: `Bearer ${TOKEN}` });
-          if (answer.status !== 200) throw new Error(`aggregate answered ${answer.status}: ${answer.body}`);
+          const response = await httpGet(url, { authorization: `Bearer ${TOKEN}` });
+          if (response.status !== 200) throw new Error(`aggregate answered ${response.status}: ${response.body}`);
+          answer = JSON.parse(response.body) as Answer;
         });
-        const naivePlan = await median(() => naive(store.db, loaded.repositoryId, window));
-        const count = await median(() => bareCount(store.db, loaded.repositoryId, window));
-        const verdict = name === '1 day' ? `${http <= 3 * count ? 'met' : 'missed'} (≤ 3× count), ${naivePlan >= 2 * http ? 'met' : 'missed'} (≥ 2× faster than naive)` : '';
-        results.push({ backend, case: `${name} (${inWindow.toLocaleString('en')} events)`, metrics: { 'HTTP ms': Math.round(http), 'naive ms': Math.round(naivePlan), 'count(*) ms': Math.round(count), 'aggregate / count': Number((http / count).toFixed(1)) }, ...(verdict ? { verdict } : {}) });
-        rows.push(`| ${backend} | ${name} | ${inWindow.toLocaleString('en')} | ${http.toFixed(0)} | ${naivePlan.toFixed(0)} | ${count.toFixed(0)} | ${(http / count).toFixed(1)} | ${(naivePlan / http).toFixed(1)} | ${verdict} |`);
+        const reference = await duck.aggregate(search, window.from, window.to, step);
+        const difference = sameAnswer(answer!, reference);
+        if (difference) throw new Error(`${backend}, ${setName}, ${name}: Switchyard and DuckDB differ (${difference})`);
+        const duckMs = await median(() => duck.aggregate(search, window.from, window.to, step));
+        const verdict = [set === 'long' ? (http < 1000 ? '< 1 s met' : '< 1 s missed') : '', http <= 3 * duckMs ? '≤ 3× met' : '≤ 3× missed'].filter(Boolean).join(', ');
+        results.push({ backend, case: `${setName}, ${name}`, metrics: { 'HTTP ms': Math.round(http), 'DuckDB ms': Math.round(duckMs), ratio: Number((http / duckMs).toFixed(1)) }, verdict });
+        rows.push(`| ${backend} | ${setName} (${inWindow.toLocaleString('en')}) | ${name} | ${answer!.total.toLocaleString('en')} | ${http.toFixed(0)} | ${duckMs.toFixed(0)} | ${(http / duckMs).toFixed(1)} | ${verdict} |`);
+        console.error(rows.at(-1));
       }
+      rows.push(`| ${backend} | ${setName} | storage | ${bytes.toFixed(0)} bytes per event | | | | ${bytes < 1287 ? '< 1,287 met' : '< 1,287 missed'} |`);
     } finally {
       await app.close();
     }
-    console.error(`${backend}: loaded in ${loadSeconds.toFixed(0)} s`);
   } finally {
     closeHttpAgent();
     await dispose();
@@ -93,8 +146,11 @@ async function benchBackend(backend: Backend): Promise<string[]> {
 }
 
 const chosen: Backend[] = args.backend === 'both' ? ['postgres', 'pglite'] : [args.backend as Backend];
-console.log(`aggregate: ${EVENTS.toLocaleString('en')} events in the busy day (as many again elsewhere), median of ${RUNS} runs, milliseconds`);
-console.log('| backend | window | events in window | HTTP aggregate | naive (7 queries) | bare count(*) | aggregate / count | naive / aggregate | targets |');
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const backend of chosen) for (const row of await benchBackend(backend)) console.log(row);
+const sets = args.sets.split(',') as ('day' | 'long')[];
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+console.log(`aggregate: ${Number(args.events).toLocaleString('en')} events in one day; ${Number(args['per-day']).toLocaleString('en')} a day over ${args.days} days; median of ${RUNS} runs, milliseconds; load average ${load()} at start`);
+console.log('| backend | window (events in it) | filter | total | Switchyard HTTP | DuckDB | ratio | targets |');
+console.log('|---|---|---|---:|---:|---:|---:|---|');
+for (const backend of chosen) for (const set of sets) for (const row of await benchSet(backend, set)) console.log(row);
+console.log(`load average ${load()} at the end`);
 await writeJsonResults(args.json, 'logs-aggregate', results);

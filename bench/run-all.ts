@@ -33,7 +33,7 @@ interface Plan {
 const PLANS: Plan[] = [
   { name: 'ingest', modest: ['--events', '5000', '--rounds', '3'] },
   { name: 'logs-list', modest: ['--events', '100000', '--elsewhere', '40000', '--samples', '100'] },
-  { name: 'logs-aggregate', modest: ['--events', '100000', '--runs', '5'] },
+  { name: 'logs-aggregate', modest: ['--events', '100000', '--per-day', '20000', '--days', '7', '--runs', '3'] },
   { name: 'scope-reports', modest: ['--seconds', '5'] },
   { name: 'soak', modest: ['--minutes', '1', '--warmup-minutes', '0.25', '--sample-seconds', '3'], oneBackendPerRun: true },
   { name: 'mixed', modest: ['--seconds', '10', '--events', '100000'] },

@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
+import { DEFAULT_LIMITS, type Config, type Limits } from './config.ts';
 import { ApiError } from './errors.ts';
 import { parseJson, stringifyJson } from './json/exact-json.ts';
+import { decodeUtf8 } from './json/strict-utf8.ts';
 import type { HostingApi } from './hosting/hosting-api.ts';
 import type { Store } from './storage/store.ts';
 import type { CredentialDeps } from './http/auth/principal.ts';
@@ -27,11 +28,18 @@ import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
+import { dashboardRoutes } from './web/dashboard-routes.ts';
+import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
+import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
+import { registerRateLimits } from './http/limits/rate-limits.ts';
+import { OwnerShare, registerOwnerShare } from './http/limits/owner-share.ts';
+import { registerLingeringClose } from './http/limits/lingering-close.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
-  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'>;
+  /** `limits` left out are DEFAULT_LIMITS */
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[] };
   store: Store;
   hosting: HostingApi;
   /** The merge queue's use cases; made over `store` when not given. */
@@ -61,7 +69,9 @@ function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | und
     // so a client that sent headers and then stalled its body held the connection forever. Two
     // minutes is enough for a 10 MiB ingestion batch over a slow link.
     requestTimeout: 120_000,
-    trustProxy: true,
+    // X-Forwarded-* are believed only from the configured proxies (none by default): they decide
+    // the client address every per-client limit counts, and the links written back.
+    trustProxy: config.trustedProxies?.length ? [...config.trustedProxies] : false,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -72,6 +82,9 @@ function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | und
     // Requests refused before routing (bad percent-encoding, an over-long segment) or by Node's
     // HTTP parser (headers over 16 KiB, malformed HTTP) answer with a catalogued JSON `detail` too.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    // Fastify's default formatter writes every validation error into one message string nobody
+    // reads (sendError renders the errors themselves): for 500 000 errors, tens of megabytes.
+    schemaErrorFormatter: () => new Error('The request is invalid.'),
     clientErrorHandler: sendClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
@@ -85,12 +98,14 @@ function installCodecs(app: FastifyInstance): void {
   // Response schemas document the API; bodies are written by our own serializer so 64-bit
   // integers (bigint) come out exact.
   app.setSerializerCompiler(() => (data) => stringifyJson(data));
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  // Fastify reads text/plain by default: a JSON body sent as text got a 422 where docs/errors.md
+  // promises 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     // An empty body is no body: endpoints without one accept it, those with one say it is missing.
-    if (body === '') return done(null, undefined);
+    if ((body as Buffer).length === 0) return done(null, undefined);
     try {
-      done(null, parseJson(body as string, { keepSourceOf: KEEP_SOURCE_OF }));
+      done(null, parseJson(decodeUtf8(body as Buffer), { keepSourceOf: KEEP_SOURCE_OF }));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -98,8 +113,13 @@ function installCodecs(app: FastifyInstance): void {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
   const app = createServer(deps.config, deps.logger);
   installCodecs(app);
+  registerLingeringClose(app);
+  registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
+  await registerRateLimits(app, { perAddress: limits.requestsPerMinutePerAddress, perCredential: limits.requestsPerMinutePerCredential, perOwner: limits.requestsPerMinutePerOwner });
+  registerOwnerShare(app, new OwnerShare({ perOwner: limits.expensiveReadsPerOwner, total: limits.expensiveReadsTotal, waitingPerOwner: 100 }));
   // First: it records every route registered after it, for the API document and its test.
   await registerOpenApi(app, { bodyLimit: BODY_LIMIT });
   app.decorateRequest('principal', null);
@@ -113,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store, Date.now, () => deps.executor?.wake());
   const signals = new QueueSignals({ store: deps.store, service: mergeQueue, platform: deps.hostingPlatform ?? null, wake: (repositoryId) => deps.executor?.wake(repositoryId) });
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
-  operationsRoutes(app, { ping: () => deps.store.ping(), metrics });
+  operationsRoutes(app, { ping: () => deps.store.ready(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
   await app.register(adminRepoRoutes, { auth, store: deps.store });
   await app.register(scopeRoutes, { auth, store: deps.store });
@@ -128,5 +148,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
+  dashboardRoutes(app);
   return app;
 }

@@ -2,6 +2,7 @@
 // A bad value throws ConfigError, whose message is the one line start-up prints.
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 
 export class ConfigError extends Error {}
 
@@ -26,6 +27,47 @@ export interface Config {
   readonly publicUrl: string | undefined;
   readonly retentionDays: number;
   readonly logLevel: LogLevel;
+  /** what one client, credential or owner may take of the service (docs/security.md) */
+  readonly limits: Limits;
+  /** addresses (or CIDR ranges) of the proxies whose X-Forwarded-* headers are believed; none by default */
+  readonly trustedProxies: readonly string[];
+}
+
+export interface Limits {
+  /** bytes of request bodies held at once, in all and per client address */
+  readonly bodiesInFlightBytes: number;
+  readonly bodiesInFlightPerClientBytes: number;
+  /** requests per minute from one client address, of one credential, and on one owner's resources */
+  readonly requestsPerMinutePerAddress: number;
+  readonly requestsPerMinutePerCredential: number;
+  readonly requestsPerMinutePerOwner: number;
+  /** activity-log lists and aggregates running at once, per owner and in all */
+  readonly expensiveReadsPerOwner: number;
+  readonly expensiveReadsTotal: number;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  bodiesInFlightBytes: 128 * 1024 * 1024,
+  bodiesInFlightPerClientBytes: 32 * 1024 * 1024,
+  requestsPerMinutePerAddress: 6000,
+  requestsPerMinutePerCredential: 1200,
+  requestsPerMinutePerOwner: 3000,
+  expensiveReadsPerOwner: 2,
+  expensiveReadsTotal: 6,
+});
+
+const MiB = 1024 * 1024;
+
+function limits(env: Env): Limits {
+  return Object.freeze({
+    bodiesInFlightBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_MIB', DEFAULT_LIMITS.bodiesInFlightBytes / MiB, 16, 1_000_000) * MiB,
+    bodiesInFlightPerClientBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', DEFAULT_LIMITS.bodiesInFlightPerClientBytes / MiB, 11, 1_000_000) * MiB,
+    requestsPerMinutePerAddress: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_ADDRESS', DEFAULT_LIMITS.requestsPerMinutePerAddress, 1, 10_000_000),
+    requestsPerMinutePerCredential: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL', DEFAULT_LIMITS.requestsPerMinutePerCredential, 1, 10_000_000),
+    requestsPerMinutePerOwner: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_OWNER', DEFAULT_LIMITS.requestsPerMinutePerOwner, 1, 10_000_000),
+    expensiveReadsPerOwner: integer(env, 'SWITCHYARD_EXPENSIVE_READS_PER_OWNER', DEFAULT_LIMITS.expensiveReadsPerOwner, 1, 1000),
+    expensiveReadsTotal: integer(env, 'SWITCHYARD_EXPENSIVE_READS_TOTAL', DEFAULT_LIMITS.expensiveReadsTotal, 1, 1000),
+  });
 }
 
 export type HostingCredentials = { kind: 'token'; token: string } | { kind: 'app'; appId: string; privateKey: string };
@@ -103,6 +145,20 @@ function hostingCredentials(env: Env): HostingCredentials | undefined {
   return { kind: 'app', appId, privateKey: privateKey(key) };
 }
 
+function trustedProxies(env: Env): readonly string[] {
+  const raw = env.SWITCHYARD_TRUSTED_PROXIES ?? '';
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && (!/^[0-9]{1,3}$/.test(bits) || Number(bits) > max))) {
+      throw new ConfigError(`SWITCHYARD_TRUSTED_PROXIES must list IP addresses or CIDR ranges separated by commas, got "${entry}"`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
 function logLevel(env: Env): LogLevel {
   const raw = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -129,6 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),
     retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
     logLevel: logLevel(env),
+    limits: limits(env),
+    trustedProxies: trustedProxies(env),
   });
 }
 

@@ -1,7 +1,7 @@
 // The one catalogue of errors Switchyard answers with (DESIGN.md §2). Code anywhere throws
 // `new ApiError(code)`; src/http/error-handler.ts is the one renderer. docs/errors.md lists the
 // same codes, and a test keeps the two in line.
-import type { ValidationIssue } from './validation/validators.ts';
+import { capIssues, type ValidationIssue } from './validation/issue-limit.ts';
 
 export const errorCatalogue = {
   missing_credential: { status: 403, detail: 'Send a credential in the Authorization header as "Bearer <token>".' },
@@ -31,8 +31,12 @@ export const errorCatalogue = {
   payload_too_large: { status: 413, detail: 'The request body is larger than this endpoint accepts.' },
   unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },
   validation_failed: { status: 422, detail: 'The request is invalid.' },
+  rate_limited: { status: 429, detail: 'Too many requests from this credential, or on this owner; retry after the seconds in Retry-After.' },
+  owner_busy: { status: 429, detail: 'Too many expensive requests on this owner are waiting already; retry after the seconds in Retry-After.' },
   token_verifications_limited: { status: 429, detail: 'Too many unknown tokens were sent from this address; retry later.' },
+  bodies_in_flight_limited: { status: 503, detail: 'The service is holding as many request bodies as it may (in all, or from this address); retry shortly.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
+  storage_timeout: { status: 503, detail: 'The query ran longer than the storage time limit and was stopped; narrow the window or the filters, or retry later.' },
   hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },
   hosting_invalid_answer: { status: 503, detail: 'The hosting platform API answered with something invalid; retry shortly.' },
   internal_error: { status: 500, detail: 'Internal error; it has been logged.' },
@@ -59,10 +63,12 @@ export class ApiError extends Error {
   }
 }
 
-/** A 422 whose detail is the list of every invalid value. */
+/** A 422 whose detail lists the invalid values: the first 100, then how many more (validation/issue-limit.ts). */
 export class ValidationError extends ApiError {
-  constructor(readonly issues: ValidationIssue[]) {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
     super('validation_failed');
+    this.issues = capIssues(issues);
   }
 }
 

@@ -1,9 +1,11 @@
 // Turns driver failures that mean "the database is not reachable right now" into the
-// catalogued 503; every other driver error stays what it is (a bug, rendered as 500).
+// catalogued 503, and a statement the server cancelled at its time limit into its own 503 (the
+// database is there, the query was too long); every other driver error stays what it is (a bug,
+// rendered as 500).
 import { ApiError } from '../errors.ts';
 import { DatabaseUnavailableError } from './drivers/database-errors.ts';
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300', '57014']);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
 const UNREACHABLE_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /connection error/i, /not queryable/i, /Connection closed/i, /the database system is (starting up|shutting down)/i, /worker (exited|crashed|is closed)/i, /store is closed/i, /query read timeout/i];
 
 export function isStorageUnavailable(error: unknown): boolean {
@@ -15,7 +17,16 @@ export function isStorageUnavailable(error: unknown): boolean {
   return UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message));
 }
 
+/** SQLSTATE query_canceled: statement_timeout, or a cancel request (pg_cancel_backend). */
+const QUERY_CANCELED = '57014';
+
+export function isStatementTimeout(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isStatementTimeout);
+  return error instanceof Error && (error as { code?: unknown }).code === QUERY_CANCELED;
+}
+
 export function toStorageError(error: unknown): unknown {
+  if (isStatementTimeout(error)) return new ApiError('storage_timeout');
   return isStorageUnavailable(error) ? new ApiError('storage_unavailable') : error;
 }
 

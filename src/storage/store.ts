@@ -36,6 +36,11 @@ export interface Store {
   readonly mergeQueueControls: MergeQueueControlQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Resolves when storage answered any query in the last few seconds, else when it answers a
+   * trivial one: a pool busy with other requests' queries is not an unready store (/readyz).
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,8 +49,9 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Directory of the embedded store, or 'memory://'. */
   dataDir: string;
-  /** PostgreSQL only: pool size (default 10) and statement timeout (default 30 s). */
+  /** PostgreSQL only: connections in the pool (default 10). */
   poolSize?: number | undefined;
+  /** PostgreSQL only: the server-side limit of one statement (default 30,000 ms). */
   statementTimeoutMs?: number | undefined;
   /** Told of each start-up step as it ends (the first start of an embedded store is slow). */
   onStep?: (step: StoreStep) => void;
@@ -55,8 +61,20 @@ export type StoreStep =
   | { step: 'connected'; backend: Backend; ms: number }
   | { step: 'migrated'; applied: number[]; ms: number };
 
-function createStore(backend: Backend, dialect: Dialect): Store {
-  const db = new Kysely<Database>({ dialect });
+/** How recent an answer from storage /readyz takes as proof that it answers. */
+const RECENT_ANSWER_MS = 5_000;
+
+function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
+  let answeredAt = 0;
+  const db = new Kysely<Database>({
+    dialect,
+    log: (event) => {
+      if (event.level === 'query') answeredAt = performance.now();
+    },
+  });
+  const ping = async () => {
+    await sql`SELECT 1`.execute(db);
+  };
   return {
     backend,
     db,
@@ -65,14 +83,17 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
     events: new EventQueries(db),
-    eventAggregates: new EventAggregateQueries(db),
+    // Its four parts at once take four connections; a smaller pool runs them one after the other.
+    eventAggregates: new EventAggregateQueries(db, poolSize >= 4),
     eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
     mergeQueues: new MergeQueueQueries(db),
     mergeQueueControls: new MergeQueueControlQueries(db),
-    ping: async () => {
-      await sql`SELECT 1`.execute(db);
+    ping,
+    ready: async () => {
+      if (answeredAt > 0 && performance.now() - answeredAt < RECENT_ANSWER_MS) return;
+      await ping();
     },
     close: () => db.destroy(),
   };
@@ -88,7 +109,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const onStep = options.onStep ?? (() => {});
   if (options.databaseUrl) {
     const dialect = createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs });
-    return migrated(createStore('postgres', dialect), onStep);
+    return migrated(createStore('postgres', dialect, options.poolSize ?? 10), onStep);
   }
   if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
   const unlock = await lockDataDir(options.dataDir);

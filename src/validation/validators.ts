@@ -5,15 +5,12 @@ import { _, Ajv, type ErrorObject, type KeywordCxt, type ValidateFunction } from
 import addFormatsModule from 'ajv-formats';
 import { isDateTime } from '../domain/date-time.ts';
 import { INT64_MAX, parseUint64 } from '../domain/int64.ts';
+import { MAX_REPORTED_ISSUES, omittedIssues, type ValidationIssue } from './issue-limit.ts';
+
+export type { ValidationIssue } from './issue-limit.ts';
 
 // ajv-formats ships CommonJS; its default export arrives nested under tsx.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-
-export interface ValidationIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
 
 const INT64_MESSAGE = `must be an integer from 0 to ${INT64_MAX}`;
 
@@ -77,6 +74,17 @@ function createAjv(coerce: boolean): Ajv {
       cxt.fail(_`${cxt.gen.scopeValue('func', { ref: isUnstorable })}(${cxt.data})`);
     },
   });
+  // A uuid is one value whatever the case it is written in: it is kept lower-case, the way
+  // PostgreSQL prints it, so that every comparison in memory (the key cache's revocation) holds.
+  ajv.addKeyword({
+    keyword: 'lowerCase',
+    type: 'string',
+    schemaType: 'boolean',
+    code(cxt: KeywordCxt) {
+      const { gen, data, it } = cxt;
+      gen.if(_`${it.parentData} !== undefined`, () => gen.assign(_`${it.parentData}[${it.parentDataProperty}]`, _`${data}.toLowerCase()`));
+    },
+  });
   // Coercion turns the query text "Infinity" (or "1e400") into a number that the range keywords
   // skip, since they compare finite numbers only: every number must be finite first. Untyped on
   // purpose: a keyword declared for numbers is skipped when the value arrived as text and was coerced.
@@ -92,8 +100,8 @@ function createAjv(coerce: boolean): Ajv {
 }
 
 /**
- * Copies a schema without TypeBox's symbol keys, swapping `format: int64` nodes for our keyword
- * and marking every string node `storable`.
+ * Copies a schema without TypeBox's symbol keys, swapping `format: int64` nodes for our keyword,
+ * marking every string node `storable`, and checking contents only within bounds (below).
  */
 export function toAjvSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toAjvSchema);
@@ -103,8 +111,49 @@ export function toAjvSchema(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node)) out[key] = toAjvSchema(node[key]);
   if (node.type === 'string') out.storable = true;
+  if (node.type === 'string' && node.format === 'uuid') out.lowerCase = true;
   if (node.type === 'integer' || node.type === 'number') out.finite = true;
-  return out;
+  return withinBounds(out);
+}
+
+// Ajv reports every error (allErrors), so an array of 500 000 bad items past its maxItems of 1000
+// made 500 000 item errors, and a 1 MiB string past its maxLength was matched against its pattern
+// all the same. Content keywords now run only once the size bound holds: past it, the bound's
+// error alone is reported, and validation costs nothing more than the bound's check.
+const BOUNDED_CONTENT: readonly [bound: string, content: readonly string[]][] = [
+  ['maxItems', ['items', 'prefixItems', 'additionalItems', 'uniqueItems', 'contains', 'minContains', 'maxContains']],
+  ['maxLength', ['pattern', 'format', 'storable']],
+  ['maxProperties', ['properties', 'additionalProperties', 'required']],
+];
+
+/**
+ * An object closed to unknown fields holds at most its declared ones when valid. Up to
+ * UNKNOWN_FIELDS_NAMED more, each unknown field is named (a misspelt field is worth naming); past
+ * that, the object is only said to have too many.
+ */
+const UNKNOWN_FIELDS_NAMED = 100;
+
+function closedObjectBound(node: Record<string, unknown>): number | undefined {
+  if (node.additionalProperties !== false || node.patternProperties !== undefined || typeof node.properties !== 'object') return undefined;
+  return Object.keys(node.properties as object).length + UNKNOWN_FIELDS_NAMED;
+}
+
+function withinBounds(node: Record<string, unknown>): Record<string, unknown> {
+  node.maxProperties ??= closedObjectBound(node);
+  if (node.maxProperties === undefined) delete node.maxProperties;
+  for (const [bound, content] of BOUNDED_CONTENT) {
+    if (typeof node[bound] !== 'number' || !content.some((keyword) => keyword in node)) continue;
+    const guarded: Record<string, unknown> = {};
+    for (const keyword of content) {
+      if (!(keyword in node)) continue;
+      guarded[keyword] = node[keyword];
+      delete node[keyword];
+    }
+    const condition = { if: { [bound]: node[bound] }, then: guarded };
+    if ('if' in node) node.allOf = [...((node.allOf as unknown[]) ?? []), condition];
+    else Object.assign(node, condition);
+  }
+  return node;
 }
 
 const strictAjv = createAjv(false);
@@ -162,6 +211,7 @@ const ISSUE_TYPES: Record<string, string> = {
   minimum: 'greater_than_equal',
   maximum: 'less_than_equal',
   uniqueItems: 'unique_items',
+  maxProperties: 'too_many_properties',
   storable: 'string_unicode',
   finite: 'finite_number',
 };
@@ -175,31 +225,45 @@ function pointerToLoc(pointer: string): (string | number)[] {
     .map((part) => (/^(0|[1-9][0-9]*)$/.test(part) ? Number(part) : part));
 }
 
-/** Turns Ajv errors into the `detail` items of a 422 (DESIGN.md §2), under a location prefix. */
+/**
+ * Turns Ajv errors into the `detail` items of a 422 (DESIGN.md §2), under a location prefix: the
+ * first MAX_REPORTED_ISSUES distinct ones, then one item counting the errors left (not rendered,
+ * nor compared: both cost more than all of validation when there are 100 000 of them).
+ */
 export function toValidationIssues(errors: readonly Partial<ErrorObject>[], prefix: (string | number)[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const error of errors) {
-    const loc = [...prefix, ...pointerToLoc(error.instancePath ?? '')];
-    const params = (error.params ?? {}) as Record<string, unknown>;
-    let msg = error.message ?? 'is invalid';
-    if (error.keyword === 'required') {
-      loc.push(String(params.missingProperty));
-      msg = 'Field required';
-    } else if (error.keyword === 'additionalProperties') {
-      loc.push(String(params.additionalProperty));
-      msg = 'Unknown field';
-    } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
-      msg = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-    } else if (error.keyword === 'format') {
-      msg = `must be a valid ${String(params.format)}${params.format === 'date-time' ? ' with a timezone' : ''}`;
-    }
-    const issue = { loc, msg, type: ISSUE_TYPES[error.keyword ?? ''] ?? String(error.keyword) };
+  let index = 0;
+  for (; index < errors.length && issues.length < MAX_REPORTED_ISSUES; index++) {
+    const error = errors[index]!;
+    // The `if` of a bound (withinBounds) only repeats the errors of its `then`.
+    if (error.keyword === 'if') continue;
+    const issue = toIssue(error, prefix);
     const key = JSON.stringify(issue);
     if (!seen.has(key)) {
       seen.add(key);
       issues.push(issue);
     }
   }
-  return issues;
+  let omitted = 0;
+  for (; index < errors.length; index++) if (errors[index]!.keyword !== 'if') omitted++;
+  return omitted > 0 ? [...issues, omittedIssues(omitted, prefix.slice(0, 1))] : issues;
+}
+
+function toIssue(error: Partial<ErrorObject>, prefix: (string | number)[]): ValidationIssue {
+  const loc = [...prefix, ...pointerToLoc(error.instancePath ?? '')];
+  const params = (error.params ?? {}) as Record<string, unknown>;
+  let msg = error.message ?? 'is invalid';
+  if (error.keyword === 'required') {
+    loc.push(String(params.missingProperty));
+    msg = 'Field required';
+  } else if (error.keyword === 'additionalProperties') {
+    loc.push(String(params.additionalProperty));
+    msg = 'Unknown field';
+  } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    msg = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  } else if (error.keyword === 'format') {
+    msg = `must be a valid ${String(params.format)}${params.format === 'date-time' ? ' with a timezone' : ''}`;
+  }
+  return { loc, msg, type: ISSUE_TYPES[error.keyword ?? ''] ?? String(error.keyword) };
 }

@@ -62,9 +62,27 @@ function refinements(metadataByType: Map<string, JsonSchema>): ValueContext['ref
     if (name === 'received_at' && schema.format === 'date-time') return dateTimeText(EARLIEST, Date.now());
     // Entering the merge queue: a rule the configuration has (a repository never configured has `default`).
     if (name === 'queue_rule' && schema.type === 'string') return fc.constant('default');
-    return undefined;
+    return name === undefined ? undefined : QUEUE_CONTROL_VALUES[name]?.();
   };
 }
+
+/** A local date-time (no offset, as scheduled freezes take them) from `fromDays` to `toDays` ahead. */
+const localTimeAhead = (fromDays: number, toDays: number) =>
+  fc.integer({ min: fromDays * 60 * 24, max: toDays * 60 * 24 }).map((minutes) => new Date(Date.now() + minutes * 60_000).toISOString().slice(0, 19));
+
+/**
+ * DESIGN.md §9, the merge queue's controls: a freeze's times are read in a known timezone, a
+ * start (before the world's freezes begin, so they may still move) comes before any end, its
+ * conditions name base branches; dynamic batch bounds are in order.
+ */
+const QUEUE_CONTROL_VALUES: Record<string, () => fc.Arbitrary<unknown>> = {
+  timezone: () => fc.constantFrom('UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata'),
+  start: () => localTimeAhead(30, 300),
+  end: () => fc.oneof(fc.constant(null), localTimeAhead(800, 1000)),
+  matching_conditions: () => fc.constantFrom([], ['base=main'], ['base!=dev', { or: ['base=main', 'base=release'] }]),
+  exclude_conditions: () => fc.constantFrom([], [{ not: { or: ['base=main'] } }], ['base=hotfix']),
+  batch_size: () => fc.oneof(fc.integer({ min: 1, max: 128 }), fc.tuple(fc.integer({ min: 1, max: 128 }), fc.integer({ min: 1, max: 128 })).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) }))),
+};
 
 function metadataSubstitute(metadataByType: Map<string, JsonSchema>): Substitute {
   return (schema, value) => {
@@ -96,6 +114,15 @@ export async function reopenPulls(t: TestApp): Promise<void> {
   }
 }
 
+/**
+ * What each operation starts from: the world's pull requests open, and its merge queue paused
+ * (so that every way of unpausing has a pause to undo; pausing again only changes the reason).
+ */
+export async function restoreWorld(t: TestApp): Promise<void> {
+  await reopenPulls(t);
+  await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/pause`, { reason: 'fuzzing' });
+}
+
 async function created(t: TestApp, method: string, path: string, body?: unknown): Promise<any> {
   const response = await t.request(method, path, { body });
   assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
@@ -112,6 +139,12 @@ export async function buildWorld(t: TestApp, served: ServedDocument): Promise<Fu
   await created(t, 'DELETE', `/v1/admin/keys/${revoked.id}`);
   const disposable: string[] = [];
   for (let i = 0; i < 12; i++) disposable.push((await key(OWNER, i % 2 ? 'ci' : 'admin')).id);
+  // Scheduled freezes valid requests update and delete: beginning in a year, so their start may move.
+  const freezes: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const start = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 19);
+    freezes.push((await created(t, 'POST', `/v1/repos/${OWNER}/${REPOSITORY}/scheduled_freeze`, { reason: `fuzz ${i}`, start, timezone: 'UTC' })).id);
+  }
   const numbers = [...OPEN_PULLS];
   const shas = [1, 2, 3, 4].map(sha);
   await reopenPulls(t);
@@ -133,6 +166,7 @@ export async function buildWorld(t: TestApp, served: ServedDocument): Promise<Fu
       pr_number: numbers,
       sha: [...shas, shas[0]!.toUpperCase()],
       id: disposable,
+      freeze_id: freezes,
     },
     keys: { admin: admin.key, ci: ci.key, otherOwnerAdmin: other.key, revoked: revoked.key },
     metadataByType,

@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { changedTables, stateChecksum } from '../support/state-checksum.ts';
 import { errorCatalogue } from '../../src/errors.ts';
 import { loadServedDocument, type Operation, type ServedDocument } from './openapi-operations.ts';
-import { buildWorld, reopenPulls, validRequest, type FuzzWorld } from './fuzz-world.ts';
+import { buildWorld, restoreWorld, validRequest, type FuzzWorld } from './fuzz-world.ts';
 import { invalidRequest } from './request-mutations.ts';
 import { describeWire, render, send, type RequestSpec } from './fuzz-http.ts';
 import { accepts, textAccepted } from './schema-check.ts';
@@ -107,7 +107,7 @@ for (const backend of await backends()) {
       for (const op of fuzzed(served)) {
         await context.test(op.id, async () => {
           const tally: Tally = new Map();
-          await reopenPulls(t);
+          await restoreWorld(t);
           await fc.assert(fc.asyncProperty(validRequest(world, op), (spec) => checkValid(spec, tally)), settings(RUNS));
           summary.push(report(op, tally));
           const succeeded = [...tally].filter(([status]) => status < 300).reduce((n, [, count]) => n + count, 0);

@@ -12,6 +12,9 @@ import { ingestEvents, walkNext } from '../support/activity-log-client.ts';
 import { generateEvents } from '../fixtures/event-fixtures.ts';
 import { purgeExpiredEvents } from '../../src/services/retention.ts';
 import { sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import { openStore } from '../../src/storage/store.ts';
+import { privateSchemaUrl } from '../support/backends.ts';
 
 const REPO = 'acme/widgets';
 const DAY = 86_400_000;
@@ -105,15 +108,20 @@ for (const backend of await backends()) {
     });
     after(() => t.close());
 
+    // A query without received_to ends at the server's now: the model takes the instant just
+    // before the request, not the suite's start (on a busy machine, set-up takes a minute, and
+    // the one-day window has moved past a few events since).
     test('with no filters, every field matches the model', async () => {
-      assert.deepEqual(await aggregate({}), modelAggregate(all, {}, now));
+      const at = Date.now();
+      assert.deepEqual(await aggregate({}), modelAggregate(all, {}, at));
     });
 
     test('randomized filter sets: every field matches the model, each facet ignoring only its own pair', async () => {
       const next = random(backend === 'pglite' ? 101 : 202);
       for (let i = 0; i < 40; i++) {
         const query = randomQuery(next, all, now);
-        assert.deepEqual(await aggregate(query), modelAggregate(all, query, now), `query ${searchOf(query)}`);
+        const at = Date.now();
+        assert.deepEqual(await aggregate(query), modelAggregate(all, query, at), `query ${searchOf(query)}`);
       }
     });
 
@@ -171,17 +179,18 @@ for (const backend of await backends()) {
     const now = Date.now();
     const aggregate = async (query: ModelQuery) => (await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(query)}`)).json;
     /** The count tables as the events say they should be. */
-    const slot = (width: number) => sql`floor(date_part('epoch', date_trunc('second', received_at)) / ${sql.lit(width)})::bigint * ${sql.lit(width)}`;
+    const slot = () => sql`floor(date_part('epoch', date_trunc('second', received_at)) / width)::bigint * width`;
     const stored = {
-      counts: sql`SELECT repository_id, slot_start, type, outcome, trigger, n::bigint FROM event_counts`,
-      numbers: sql`SELECT repository_id, facet, slot_start, number, n::bigint FROM event_number_counts`,
+      counts: sql`SELECT repository_id, width, slot_start, type, outcome, trigger, base_ref, n::bigint FROM event_counts`,
+      numbers: sql`SELECT repository_id, 'p', slot_start, number, n::bigint FROM event_pull_counts UNION ALL SELECT repository_id, 'b', slot_start, number, n::bigint FROM event_batch_counts`,
     };
+    const widths = (...list: number[]) => sql`(VALUES ${sql.join(list.map((w) => sql`(${sql.lit(w)})`))}) AS w (width)`;
     const recounted = {
-      counts: sql`SELECT repository_id, ${slot(600)}, type, outcome, trigger, count(*) FROM events GROUP BY 1, 2, 3, 4, 5`,
+      counts: sql`SELECT repository_id, width, ${slot()}, type, outcome, trigger, base_ref, count(*) FROM events, ${widths(600, 14400, 86400)} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
       numbers: sql`
-        SELECT repository_id, 'pull_request', ${slot(3600)}, pull_request, count(*) FROM events WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4
+        SELECT repository_id, 'p', ${slot()}, pull_request, count(*) FROM events, ${widths(3600)} WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4
         UNION ALL
-        SELECT repository_id, 'batch_pull_request', ${slot(3600)}, batch_pull_request, count(*) FROM events WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4`,
+        SELECT repository_id, 'b', ${slot()}, batch_pull_request, count(*) FROM events, ${widths(3600)} WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4`,
     };
     /** Rows in one and not the other, either way. */
     const differing = async (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
@@ -190,7 +199,7 @@ for (const backend of await backends()) {
     /** The count tables as the events say they should be. */
     const countsMatchEvents = async () => {
       assert.equal(await differing(stored.counts, recounted.counts), 0, 'event_counts differs from the events');
-      assert.equal(await differing(stored.numbers, recounted.numbers), 0, 'event_number_counts differs from the events');
+      assert.equal(await differing(stored.numbers, recounted.numbers), 0, 'event_pull_counts or event_batch_counts differs from the events');
     };
 
     before(async () => {
@@ -224,6 +233,44 @@ for (const backend of await backends()) {
         assert.ok(result.interval_size_seconds >= 600);
         assert.deepEqual(result, modelAggregate(all, query, now), searchOf(query));
       }
+    });
+
+    test('randomized filter sets over windows of 7 hours to 93 days, cut anywhere, match the model', async () => {
+      // The counts by type, outcome, trigger and base_ref apply those filters; a filter on pull
+      // requests or batches sends the parts it concerns to the events.
+      const next = random(backend === 'pglite' ? 41 : 42);
+      for (let i = 0; i < 30; i++) {
+        const query = randomQuery(next, all, now);
+        if (i % 2 === 0) query.base_ref = 'main';
+        const span = Math.floor(401 * 60_000 + next() * (i % 3 === 0 ? 93 * DAY - 401 * 60_000 : 4 * DAY));
+        const to = now + 60_000 - Math.floor(next() * 3 * DAY);
+        query.received_from = new Date(to - span).toISOString();
+        query.received_to = new Date(to).toISOString();
+        assert.deepEqual(await aggregate(query), modelAggregate(all, query, now), searchOf(query));
+      }
+    });
+
+    test('aggregates read while batches are written each match the model at one batch boundary', async () => {
+      const batches = Array.from({ length: 6 }, (_, i) => generateEvents({ seed: 40 + i, count: 150, start: new Date(now - 3 * DAY), end: new Date(now - 1000), pullRange: [1n, 400n] }));
+      const queries: ModelQuery[] = [
+        { received_from: new Date(now - 4 * DAY).toISOString(), received_to: new Date(now + 60_000).toISOString() },
+        { base_ref: 'main', not_outcome: ['neutral'], received_from: new Date(now - 3 * DAY - 5_000).toISOString(), received_to: new Date(now).toISOString() },
+      ];
+      const states = [all];
+      let writing = true;
+      const writes = (async () => {
+        for (const batch of batches) states.push([...states.at(-1)!, ...(await ingestEvents(t, REPO, batch, now))]);
+        writing = false;
+      })();
+      const seen: { query: ModelQuery; result: unknown }[] = [];
+      while (writing || seen.length < 4) for (const query of queries) seen.push({ query, result: await aggregate(query) });
+      await writes;
+      for (const { query, result } of seen) {
+        const matches = states.some((state) => { try { assert.deepEqual(result, modelAggregate(state, query, now)); return true; } catch { return false; } });
+        assert.ok(matches, `an aggregate read during writes matches no batch boundary: ${searchOf(query)}`);
+      }
+      all = states.at(-1)!;
+      await countsMatchEvents();
     });
 
     test('retention removes events and their counts alike, even from a slot it cuts', async () => {
@@ -267,4 +314,30 @@ for (const backend of await backends()) {
       assert.deepEqual(result.by_trigger, modelAggregate(all, {}, now).by_trigger);
     });
   });
+
+  if (backend === 'postgres') {
+    test('postgres: an aggregate past the statement time limit answers 503 storage_timeout, not "unreachable"', async () => {
+      const { url, drop } = await privateSchemaUrl();
+      const store = await openStore({ databaseUrl: url, dataDir: 'unused', statementTimeoutMs: 1500 });
+      const t = await startTestApp(backend, store);
+      const locker = new pg.Client({ connectionString: url });
+      try {
+        assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+        await locker.connect();
+        // The events held by another session: the aggregate waits for them, and waiting counts.
+        await locker.query('BEGIN; LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+        const stopped = await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?outcome=failure`);
+        assert.equal(stopped.status, 503, stopped.text);
+        assert.equal(stopped.json.detail, 'The query ran longer than the storage time limit and was stopped; narrow the window or the filters, or retry later.');
+        assert.ok(stopped.headers.get('retry-after'));
+        await locker.query('ROLLBACK');
+        assert.equal((await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?outcome=failure`)).status, 200);
+      } finally {
+        await locker.end().catch(() => undefined);
+        await t.close();
+        await store.close();
+        await drop();
+      }
+    });
+  }
 }

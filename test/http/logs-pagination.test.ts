@@ -73,9 +73,15 @@ for (const backend of await backends()) {
       assert.match(page.response.headers.get('link')!, /^<http:\/\/[^>]+>; rel="next"$/);
     });
 
-    test('behind a proxy, links use X-Forwarded-Proto and X-Forwarded-Host', async () => {
-      const page = await getPage(t, `${LOGS}?per_page=50`, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'logs.example.com' });
-      assert.ok(page.next!.startsWith(`https://logs.example.com${LOGS}?per_page=50&cursor=`), page.next);
+    test('behind a trusted proxy, links use X-Forwarded-Proto and X-Forwarded-Host', async () => {
+      // Only from SWITCHYARD_TRUSTED_PROXIES (test/http/forwarded-headers.test.ts: from others, ignored).
+      const behindProxy = await startTestApp(backend, t.store, { trustedProxies: ['127.0.0.1'] });
+      try {
+        const page = await getPage(behindProxy, `${LOGS}?per_page=50`, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'logs.example.com' });
+        assert.ok(page.next!.startsWith(`https://logs.example.com${LOGS}?per_page=50&cursor=`), page.next);
+      } finally {
+        await behindProxy.close();
+      }
     });
 
     test('SWITCHYARD_PUBLIC_URL, when set, is the base of every link', async () => {

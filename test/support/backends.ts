@@ -70,5 +70,8 @@ export async function openTestStore(backend: Backend): Promise<TestStore> {
 
 /** The backends to run on; PostgreSQL only when it answers (or is required). */
 export async function backends(): Promise<Backend[]> {
-  return (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
+  const all: Backend[] = (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
+  // SWITCHYARD_TEST_BACKENDS=postgres runs one backend only (when investigating a failure).
+  const only = process.env.SWITCHYARD_TEST_BACKENDS?.split(',');
+  return only ? all.filter((backend) => only.includes(backend)) : all;
 }

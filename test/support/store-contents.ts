@@ -1,6 +1,6 @@
 // A store with something of everything in it (repositories, keys, products, pull requests, scope
-// reports, an activity log of `events` events over two days), written through the API; and the
-// API reads that must answer the same on any store holding the same data.
+// reports, merge-queue controls, an activity log of `events` events over two days), written
+// through the API; and the API reads that must answer the same on any store holding the same data.
 import assert from 'node:assert/strict';
 import { stringifyJson } from '../../src/json/exact-json.ts';
 import { generateEvents } from '../fixtures/event-fixtures.ts';
@@ -24,6 +24,9 @@ export async function populate(server: TestApp, events: number): Promise<void> {
   await ok('PUT', '/v1/admin/repos/acme/widgets/pulls/2', { state: 'merged', head_sha: 'b'.repeat(40), base_ref: 'main' });
   await ok('PUT', `/v1/repos/acme/widgets/commits/${'a'.repeat(40)}/scopes`, { scopes: ['api', 'web'], all_scopes: false });
   await ok('PUT', '/v1/repos/acme/widgets/pulls/3/scopes', { scopes: ['docs'], all_scopes: true });
+  await ok('PUT', '/v1/repos/acme/widgets/merge-queue/configuration', { merge_queue: { mode: 'parallel' }, queue_rules: [{ name: 'default', batch_size: { min: 1, max: 4 } }] });
+  await ok('PUT', '/v1/repos/acme/widgets/merge-queue/pause', { reason: 'moving the data' });
+  await ok('POST', '/v1/repos/acme/widgets/scheduled_freeze', { reason: 'new year', start: '2030-01-01T00:00:00', end: null, timezone: 'Europe/Paris', matching_conditions: ['base=main'] });
   const all = generateEvents({ seed: 7, count: events, start: WINDOW_START, end: WINDOW_END });
   for (let i = 0; i < all.length; i += 1000) await ok('POST', '/v1/repos/acme/widgets/logs', { events: all.slice(i, i + 1000) });
 }
@@ -46,6 +49,9 @@ export const READS = [
   '/v1/products/acme/gadgets',
   '/v1/default_products/acme',
   '/v1/admin/keys?owner=acme',
+  '/v1/repos/acme/widgets/merge-queue/configuration',
+  '/v1/repos/acme/widgets/merge-queue/pause',
+  '/v1/repos/acme/widgets/scheduled_freeze',
 ];
 
 /** Each read's status, body and next link (without the host), pages followed: what a client sees. */

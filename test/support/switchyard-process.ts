@@ -65,6 +65,11 @@ export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<stri
     SWITCHYARD_SERVICE_TOKEN: SERVICE_TOKEN,
     SWITCHYARD_WEBHOOK_SECRET: WEBHOOK_SECRET,
     SWITCHYARD_HOSTING_API_URL: 'http://127.0.0.1:9',
+    // Every test client is 127.0.0.1 with a few keys: the rate limits are out of the way unless
+    // a test sets them (as test-app.ts does).
+    SWITCHYARD_RATE_LIMIT_PER_ADDRESS: '10000000',
+    SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL: '10000000',
+    SWITCHYARD_RATE_LIMIT_PER_OWNER: '10000000',
     ...storage,
     ...extraEnv,
   });

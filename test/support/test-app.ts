@@ -2,6 +2,7 @@
 // (test/support/fake-platform/), whose webhooks go to the app.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import type { Limits } from '../../src/config.ts';
 import { stringifyJson } from '../../src/json/exact-json.ts';
 import { HostingApi } from '../../src/hosting/hosting-api.ts';
 import type { Backend, Store } from '../../src/storage/store.ts';
@@ -46,9 +47,16 @@ export interface TestAppOptions {
   /** the clock of the hosting client's cache and budget (a test freezes it to count exactly) */
   hostingClock?: () => number;
   /** Runs the merge queue on the fake platform, as QUEUE_BOT; loop timings for tests. */
-  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string };
+  executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string; clock?: () => number };
   /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
   onQueueChanged?: (repositoryId: string) => void;
+  /**
+   * Limits other than the defaults (src/config.ts, DEFAULT_LIMITS). Every test client is
+   * 127.0.0.1 and most use a few keys, so the rate limits are out of the way unless set here.
+   */
+  limits?: Partial<Limits>;
+  /** SWITCHYARD_TRUSTED_PROXIES; none by default */
+  trustedProxies?: string[];
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -59,7 +67,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }) : null;
   const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent' },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
     hostingPlatform: platform,

@@ -1,7 +1,7 @@
 // The configuration module: defaults, and one clear message per bad value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, DEFAULT_LIMITS, loadConfig } from '../../src/config.ts';
 
 test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   const config = loadConfig({});
@@ -95,5 +95,34 @@ test('bad hosting credentials stop start-up with one line that never shows the k
   ];
   for (const [env, message] of cases) {
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('secretsecret'), JSON.stringify(env));
+  }
+});
+
+test('limits per client, credential and owner, and trusted proxies (issue 20)', () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.limits, DEFAULT_LIMITS);
+  assert.deepEqual(defaults.trustedProxies, []);
+  const set = loadConfig({
+    SWITCHYARD_BODIES_IN_FLIGHT_MIB: '64',
+    SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB: '16',
+    SWITCHYARD_RATE_LIMIT_PER_ADDRESS: '100',
+    SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL: '50',
+    SWITCHYARD_RATE_LIMIT_PER_OWNER: '70',
+    SWITCHYARD_EXPENSIVE_READS_PER_OWNER: '1',
+    SWITCHYARD_EXPENSIVE_READS_TOTAL: '4',
+    SWITCHYARD_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1',
+  });
+  assert.deepEqual(set.limits, {
+    bodiesInFlightBytes: 64 * 1024 * 1024,
+    bodiesInFlightPerClientBytes: 16 * 1024 * 1024,
+    requestsPerMinutePerAddress: 100,
+    requestsPerMinutePerCredential: 50,
+    requestsPerMinutePerOwner: 70,
+    expensiveReadsPerOwner: 1,
+    expensiveReadsTotal: 4,
+  });
+  assert.deepEqual(set.trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
+  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0']]) {
+    assert.throws(() => loadConfig({ [name!]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(name!), `${name}=${value}`);
   }
 });

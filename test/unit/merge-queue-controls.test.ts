@@ -110,14 +110,14 @@ describe('scheduled freezes', () => {
     assert.equal(applies({ matchingConditions: ['base!=main'] }, 'dev'), true);
     assert.equal(applies({ matchingConditions: ['base!=main', 'base!=dev'] }, 'dev'), false);
     assert.equal(applies({ matchingConditions: [{ or: ['base=main', 'base=release'] }] }, 'release'), true);
-    assert.equal(applies({ matchingConditions: [{ not: 'base=main' }] }, 'main'), false);
+    assert.equal(applies({ matchingConditions: [{ not: { or: ['base=main', 'base=dev'] } }] }, 'main'), false);
     assert.equal(applies({ excludeConditions: ['base=hotfix'] }, 'hotfix'), false);
     assert.equal(applies({ excludeConditions: ['base=hotfix'] }, 'main'), true);
     assert.equal(applies({ matchingConditions: [' base = main '] }, 'main'), true, 'spaces around the operator');
   });
 
   test('conditions other than base=NAME and base!=NAME are refused, each named where it is', () => {
-    assert.deepEqual(conditionIssues(['base=main', 'base!=dev', { and: ['base=a', { not: 'base=b' }] }], ['body', 'matching_conditions']), []);
+    assert.deepEqual(conditionIssues(['base=main', 'base!=dev', { and: ['base=a', { not: { and: ['base=b'] } }] }], ['body', 'matching_conditions']), []);
     const issues = conditionIssues(['label=frozen', { or: ['base=main', 'author=bot'] }, 'base=', {}], ['body', 'exclude_conditions']);
     assert.deepEqual(issues.map((i) => i.loc), [['body', 'exclude_conditions', 0], ['body', 'exclude_conditions', 1, 'or', 1], ['body', 'exclude_conditions', 2], ['body', 'exclude_conditions', 3]]);
     assert.match(issues[0]!.msg, /"label=frozen".*base=NAME and base!=NAME/);

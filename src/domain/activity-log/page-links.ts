@@ -23,14 +23,18 @@ export interface PageLinks {
   readonly prev?: string | undefined;
 }
 
-/** `<url>; rel="next", <url>; rel="prev"`, each only when that page exists; undefined when neither does. */
-export function linkHeader(pageUrl: string, params: readonly QueryParam[], perPage: number, cursors: PageLinks): string | undefined {
+/**
+ * `<url>; rel="next", <url>; rel="prev"`, each only when that page exists; undefined when neither
+ * does. The URL is serialised by the URL library, which encodes what would end the `<…>`.
+ */
+export function linkHeader(pageUrl: URL | string, params: readonly QueryParam[], perPage: number, cursors: PageLinks): string | undefined {
   const links: string[] = [];
   for (const rel of ['next', 'prev'] as const) {
     const cursor = cursors[rel];
     if (cursor === undefined) continue;
-    const search = new URLSearchParams([...params, ['per_page', String(perPage)], ['cursor', cursor]]);
-    links.push(`<${pageUrl}?${search.toString()}>; rel="${rel}"`);
+    const url = new URL(pageUrl);
+    url.search = new URLSearchParams([...params, ['per_page', String(perPage)], ['cursor', cursor]]).toString();
+    links.push(`<${url.href}>; rel="${rel}"`);
   }
   return links.length > 0 ? links.join(', ') : undefined;
 }

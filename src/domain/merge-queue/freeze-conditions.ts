@@ -3,7 +3,14 @@
 // `base!=NAME`; anything else is refused by name rather than silently never matching.
 import type { ValidationIssue } from '../../validation/validators.ts';
 
-export type FreezeCondition = string | { and?: FreezeCondition[]; or?: FreezeCondition[]; not?: FreezeCondition };
+export type FreezeCondition = string | ConditionGroup;
+
+/** The public MatchingConditions object: `not` negates another object, as there. */
+export interface ConditionGroup {
+  and?: FreezeCondition[];
+  or?: FreezeCondition[];
+  not?: ConditionGroup;
+}
 
 /** A freeze as the queue reads it: instants, and the conditions as the API took them. */
 export interface ScheduledFreeze {

@@ -44,6 +44,9 @@ const iso = (time: number | null): string | null => (time === null ? null : new 
 
 export function queueChangeEvents(ctx: QueueEventContext, changes: readonly QueueChange[]): IngestEventInput[] {
   const events: IngestEventInput[] = [];
+  // A stay's last events: a transition that ends a stay and a bisection at once (a culprit
+  // found) records the bisection first, so nothing of a stay is logged after its leave.
+  const leaves: IngestEventInput[] = [];
   const entries = new Map<string, QueueEntry>();
   for (const entry of ctx.before.entries) entries.set(entry.id, entry);
   for (const entry of ctx.after.entries) entries.set(entry.id, entry);
@@ -77,13 +80,13 @@ export function queueChangeEvents(ctx: QueueEventContext, changes: readonly Queu
         events.push(...batchEvents(ctx, entries, change.batchId, (batch, entry) => bisectionEnd(ctx, batch, entry, entries, change.culpritEntryIds, change.remainingEntryIds)));
         break;
       case 'entry_left':
-        events.push(...leaveEvents(ctx, entries.get(change.entryId), change.code, change.batchId));
+        leaves.push(...leaveEvents(ctx, entries.get(change.entryId), change.code, change.batchId));
         break;
       default:
         break;
     }
   }
-  events.push(...sizeEvents(ctx));
+  events.push(...leaves, ...sizeEvents(ctx));
   return events;
 }
 

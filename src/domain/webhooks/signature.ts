@@ -8,11 +8,23 @@ export function signBody(secret: string, body: Buffer | string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/** False when no secret is configured: an unsigned installation must not accept webhooks. */
-export function signatureMatches(secret: string | undefined, body: Buffer, header: string | undefined): boolean {
-  if (!secret || header === undefined) return false;
+/**
+ * The 32 bytes a well-formed header names, or undefined: then the delivery is refused from its
+ * headers alone, before a byte of its body is read. Undefined too when no secret is configured:
+ * an unsigned installation must not accept webhooks.
+ */
+export function claimedSignature(secret: string | undefined, header: string | undefined): Buffer | undefined {
+  if (!secret || header === undefined) return undefined;
   const given = SIGNATURE.exec(header.trim())?.[1];
-  if (!given) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(Buffer.from(given, 'hex'), expected);
+  return given === undefined ? undefined : Buffer.from(given, 'hex');
+}
+
+/** Whether `digest` (the HMAC of the body, computed as it streamed in) is the one claimed. */
+export function digestMatches(claimed: Buffer, digest: Buffer): boolean {
+  return timingSafeEqual(claimed, digest);
+}
+
+export function signatureMatches(secret: string | undefined, body: Buffer, header: string | undefined): boolean {
+  const claimed = claimedSignature(secret, header);
+  return claimed !== undefined && digestMatches(claimed, createHmac('sha256', secret!).update(body).digest());
 }

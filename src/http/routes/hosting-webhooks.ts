@@ -1,13 +1,18 @@
 // POST /v1/hooks/hosting (DESIGN.md §4): hosting-platform webhooks, signed rather than
 // bearer-authenticated. The signature covers the raw bytes, so this plugin keeps the body raw
 // (its own content-type parser, encapsulated here) and parses it only once it is verified.
+// A delivery without a well-formed signature, or announcing a body over the limit, is refused
+// from its headers, before its body is read; the HMAC is computed as the body streams in.
+import { createHmac, type Hmac } from 'node:crypto';
+import { Transform } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.ts';
 import { parseJson } from '../../json/exact-json.ts';
+import { decodeUtf8 } from '../../json/strict-utf8.ts';
 import { parseHostingEvent } from '../../domain/webhooks/parse-hosting-event.ts';
-import { signatureMatches } from '../../domain/webhooks/signature.ts';
+import { claimedSignature, digestMatches } from '../../domain/webhooks/signature.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
 import type { QueueSignals } from '../../services/merge-queue/queue-signals.ts';
@@ -25,6 +30,35 @@ const Headers = Type.Object({
 
 const Payload = Type.Object({}, { additionalProperties: true, description: 'The platform\'s payload, as JSON or as the `payload` field of a form' });
 
+const digests = new WeakMap<FastifyRequest, { claimed: Buffer; hmac: Hmac }>();
+
+/** Refuses from the headers alone what no body could make acceptable. */
+function refuseFromHeaders(secret: string | undefined, request: FastifyRequest): void {
+  const claimed = claimedSignature(secret, request.headers['x-hub-signature-256'] as string | undefined);
+  if (!claimed) throw new ApiError('bad_signature');
+  if (Number(request.headers['content-length']) > WEBHOOK_BODY_LIMIT) throw new ApiError('payload_too_large');
+  digests.set(request, { claimed, hmac: createHmac('sha256', secret!) });
+}
+
+/** The body, passed on unchanged, into the request's HMAC as it arrives. */
+function hashAsItStreams(request: FastifyRequest, payload: NodeJS.ReadableStream): NodeJS.ReadableStream {
+  const { hmac } = digests.get(request)!;
+  const hashed = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hmac.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  payload.pipe(hashed);
+  payload.on('error', (error) => hashed.destroy(error));
+  return hashed;
+}
+
+function signatureVerified(request: FastifyRequest): boolean {
+  const entry = digests.get(request);
+  return entry !== undefined && digestMatches(entry.claimed, entry.hmac.digest());
+}
+
 function rawBody(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
@@ -32,7 +66,7 @@ function rawBody(request: FastifyRequest): Buffer {
 /** JSON, or GitHub's form encoding (`payload=<json>`) for webhooks configured that way. */
 function decodePayload(request: FastifyRequest): unknown {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = rawBody(request).toString('utf8');
+  const text = decodeUtf8(rawBody(request));
   if (type === 'application/json') return parseJson(text);
   if (type === 'application/x-www-form-urlencoded') return parseJson(new URLSearchParams(text).get('payload') ?? '');
   throw new ApiError('unsupported_media_type');
@@ -44,9 +78,14 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
 
   app.post('/v1/hooks/hosting', {
     bodyLimit: WEBHOOK_BODY_LIMIT,
+    // Deliveries come from the platform's few addresses, signed; what they may hold at once is
+    // bounded by the bodies-in-flight budget, not by a count per minute.
+    config: { rateLimit: false },
     // Before header validation: an unsigned request learns nothing but 403.
+    onRequest: async (request) => refuseFromHeaders(secret, request),
+    preParsing: async (request, _reply, payload) => hashAsItStreams(request, payload),
     preValidation: async (request) => {
-      if (!signatureMatches(secret, rawBody(request), request.headers['x-hub-signature-256'] as string | undefined)) throw new ApiError('bad_signature');
+      if (!signatureVerified(request)) throw new ApiError('bad_signature');
     },
     // The body stays raw for the signature; it is parsed and checked in the handler.
     validatorCompiler: ({ schema, httpPart }) => (httpPart === 'body' ? () => true : compileParameterValidator(schema)),

@@ -53,6 +53,8 @@ const AGGREGATE_EXAMPLE = {
 export const logAggregateRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; store: Store }> = async (app, { auth, store }) => {
   app.get('/v1/repos/:owner/:repository/logs/aggregate', {
     ...guard(auth, 'repo_read'),
+    // One owner's scans queue behind its own (src/http/limits/owner-share.ts).
+    config: { ownerShare: true },
     // As for the list: the window bounds are read (and their errors explained) by parseFilterQuery.
     validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogFilterQueryInput : schema),
     schema: {

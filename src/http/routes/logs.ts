@@ -8,6 +8,7 @@ import { RepoParams } from '../../domain/identifiers.ts';
 import * as log from '../../domain/activity-log/index.ts';
 import { ActivityLogPage } from '../../domain/activity-log/page-schema.ts';
 import type { Store } from '../../storage/store.ts';
+import { absoluteUrl, requestBaseUrl } from '../public-base-url.ts';
 import type { CredentialDeps } from '../auth/principal.ts';
 import { guard } from '../auth/guard.ts';
 import { security } from '../openapi.ts';
@@ -61,6 +62,8 @@ const PAGE_EXAMPLE = {
 export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app, { auth, store, publicUrl }) => {
   app.get('/v1/repos/:owner/:repository/logs', {
     ...guard(auth, 'repo_read'),
+    // One owner's scans queue behind its own (src/http/limits/owner-share.ts).
+    config: { ownerShare: true },
     // The window bounds are documented as date-times but read by parseFilterQuery, whose
     // messages say what is wrong (a `+` sent unencoded arrives as a space).
     validatorCompiler: ({ schema, httpPart }) => compileParameterValidator(httpPart === 'querystring' ? log.ActivityLogListQueryInput : schema),
@@ -88,7 +91,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<LogRouteOptions> = async (app,
     const page = log.slicePage(fetched.rows, perPage, walk.seek, positionOf);
     if (fetched.snapshot !== undefined && (page.next || page.prev)) {
       const sign = await cursorSigner(store, { window: walk.window, snapshot: fetched.snapshot, fingerprint });
-      const url = pageUrl(publicUrl ?? `${request.protocol}://${request.host}`, request.params);
+      const url = absoluteUrl(requestBaseUrl(request, publicUrl), ['v1', 'repos', request.params.owner, request.params.repository, 'logs']);
       reply.header('link', log.linkHeader(url, log.filterParams(query), perPage, { next: sign('next', page.next), prev: sign('prev', page.prev) }));
     }
     // Written by pageJson as text (page-json.ts), which Fastify sends as it is; typed as the page it holds.
@@ -103,8 +106,4 @@ type Signer = (direction: log.PageDirection, position: log.KeysetPosition | unde
 async function cursorSigner(store: Store, walk: Pick<log.PageCursor, 'window' | 'snapshot' | 'fingerprint'>): Promise<Signer> {
   const key = await store.eventLog.signingKey();
   return (direction, position) => position && log.encodeCursor({ ...walk, direction, position }, key);
-}
-
-function pageUrl(base: string, path: { owner: string; repository: string }): string {
-  return `${base}/v1/repos/${encodeURIComponent(path.owner)}/${encodeURIComponent(path.repository)}/logs`;
 }

@@ -1,6 +1,6 @@
 // The bodies of the merge queue's controls: the public pause, queue-configuration and scheduled
 // freeze shapes (wire-compatible with the public API), and how stored values are answered.
-import { Type, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { Owner, RepositoryName } from '../../domain/identifiers.ts';
 import type { MergeQueueConfig } from '../../domain/merge-queue/model.ts';
 import type { MergeQueueConfigurationInput } from '../../domain/merge-queue/config-schema.ts';
@@ -61,20 +61,26 @@ export function queuesConfigAnswer(config: MergeQueueConfig) {
   return { configuration: config.queue_rules.map(({ name, ...options }) => ({ name, config: options })) };
 }
 
-// Conditions nest as the public shape allows; three levels of and/or/not are described here,
-// and each leaf must be base=NAME or base!=NAME (checked with a message naming the condition).
-function conditionSchema(depth: number): TUnsafe<FreezeCondition> {
-  const leaf = Type.String({ minLength: 1, maxLength: 1024, description: '`base=NAME` or `base!=NAME`', examples: ['base=main'] });
-  if (depth === 0) return Type.Unsafe<FreezeCondition>(leaf);
-  const inner = conditionSchema(depth - 1);
-  const group = Type.Object(
-    { and: Type.Optional(Type.Array(inner, { maxItems: 50 })), or: Type.Optional(Type.Array(inner, { maxItems: 50 })), not: Type.Optional(inner) },
+// Conditions nest as the public shape allows (`not` takes an object, as there); three levels of
+// and/or/not are described here, and each leaf must be base=NAME or base!=NAME (checked with a
+// message naming the condition).
+const ConditionLeaf = Type.String({ minLength: 1, maxLength: 1024, description: '`base=NAME` or `base!=NAME`', examples: ['base=main'] });
+
+function conditionGroup(depth: number): TSchema {
+  const item = depth > 1 ? Type.Union([ConditionLeaf, conditionGroup(depth - 1)]) : ConditionLeaf;
+  return Type.Object(
+    {
+      and: Type.Optional(Type.Array(item, { maxItems: 50 })),
+      or: Type.Optional(Type.Array(item, { maxItems: 50 })),
+      ...(depth > 1 && { not: Type.Optional(conditionGroup(depth - 1)) }),
+    },
     { additionalProperties: false, minProperties: 1 },
   );
-  return Type.Unsafe<FreezeCondition>(Type.Union([leaf, group]));
 }
 
-const Conditions = (description: string) => Type.Array(conditionSchema(3), { maxItems: 50, description });
+const condition = Type.Unsafe<FreezeCondition>(Type.Union([ConditionLeaf, conditionGroup(3)]));
+
+const Conditions = (description: string) => Type.Array(condition, { maxItems: 50, description });
 const MATCHING = 'Base branches the freeze holds, as conditions that must all hold (`base=NAME`, `base!=NAME`, or and/or/not of them); empty (the default) holds every branch';
 const EXCLUDE = 'Base branches the freeze leaves alone: those for which these conditions all hold; empty (the default) excludes none';
 const LOCAL_TIME = 'date and time in ISO 8601 without an offset, a local time of `timezone`';

@@ -9,11 +9,11 @@ import { pgTypeParsers } from './type-parsers.ts';
 export interface PostgresDialectConfig {
   readonly connectionString: string;
   /** Pool size; default 10. */
-  readonly max?: number;
+  readonly max?: number | undefined;
   /** How long to wait for a new connection before failing the query; default 2000 ms. */
   readonly connectionTimeoutMillis?: number;
   /** Server-side limit per statement; default 30000 ms. The client gives up 5 s later. */
-  readonly statementTimeoutMillis?: number;
+  readonly statementTimeoutMillis?: number | undefined;
   /**
    * An idle pooled connection failed (server restarted, network cut). The pool has already
    * dropped it and opens a fresh one when needed; this is for logging. Default: ignored.

@@ -20,14 +20,18 @@ function toKey(row: { id: string; owner: string; scope: KeyScope; name: string; 
 
 /**
  * Key lookups are on every authenticated request's path, so answers (found or not) are kept for
- * CACHE_MS. A revoke through this process drops its entry at once; another process sharing the
- * database sees a revocation within CACHE_MS (docs/security.md).
+ * CACHE_MS. A revoke through this process drops its entries at once, and a lookup that was in
+ * flight meanwhile (it may have read the row before the revocation committed) is not cached:
+ * every revoke moves `generation` on, before and after its update, and a lookup caches its
+ * answer only if the generation did not move while it ran. Another process sharing the database
+ * sees a revocation within CACHE_MS (docs/security.md).
  */
 const CACHE_MS = 10_000;
 const CACHE_MAX = 10_000;
 
 export class ApplicationKeyQueries {
   private readonly cache = new Map<string, { key: ApplicationKey | undefined; expires: number }>();
+  private generation = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -46,8 +50,10 @@ export class ApplicationKeyQueries {
   async findBySecretHash(secretHash: string): Promise<ApplicationKey | undefined> {
     const hit = this.cache.get(secretHash);
     if (hit && hit.expires > this.now()) return hit.key;
+    const generation = this.generation;
     const row = await this.db.selectFrom('application_keys').select(columns).where('secret_hash', '=', secretHash).executeTakeFirst();
     const key = row && toKey(row);
+    if (generation !== this.generation) return key;
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(secretHash, { key, expires: this.now() + CACHE_MS });
     return key;
@@ -61,12 +67,24 @@ export class ApplicationKeyQueries {
 
   /** Marks a key revoked; false when no such key. Revoking twice keeps the first date. */
   async revoke(id: string): Promise<boolean> {
+    const canonical = id.toLowerCase();
+    this.forget(canonical);
+    try {
+      const result = await this.db
+        .updateTable('application_keys')
+        .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
+        .where('id', '=', canonical)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    } finally {
+      // Again once the update is over: a lookup that started after the first forget may have
+      // read the row before the update committed, and cached it.
+      this.forget(canonical);
+    }
+  }
+
+  private forget(id: string): void {
+    this.generation++;
     for (const [hash, entry] of this.cache) if (entry.key?.id === id) this.cache.delete(hash);
-    const result = await this.db
-      .updateTable('application_keys')
-      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
   }
 }
