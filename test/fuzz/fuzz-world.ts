@@ -60,6 +60,8 @@ function refinements(metadataByType: Map<string, JsonSchema>): ValueContext['ref
       );
     }
     if (name === 'received_at' && schema.format === 'date-time') return dateTimeText(EARLIEST, Date.now());
+    // Entering the merge queue: a rule the configuration has (a repository never configured has `default`).
+    if (name === 'queue_rule' && schema.type === 'string') return fc.constant('default');
     return name === undefined ? undefined : QUEUE_CONTROL_VALUES[name]?.();
   };
 }
@@ -92,13 +94,24 @@ function metadataSubstitute(metadataByType: Map<string, JsonSchema>): Substitute
 }
 
 const OPEN_PULLS = ['1', '2', '3', '9223372036854775807'];
+/** The one open pull request left out of the merge queue, so that entering it can succeed. */
+const NOT_QUEUED = '3';
 
 /**
  * Opens the world's pull requests again (valid admin requests close and merge them at random), so
- * each operation starts from pull requests that take scope reports by number.
+ * each operation starts from pull requests that take scope reports by number, and puts them back
+ * in the merge queue (valid dequeues take them out) under the default configuration, so its reads
+ * find them: all but NOT_QUEUED.
  */
 export async function reopenPulls(t: TestApp): Promise<void> {
-  for (const [i, number] of OPEN_PULLS.entries()) await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}/pulls/${number}`, { state: 'open', head_sha: sha(i + 1), base_ref: 'main' });
+  // Valid configuration requests rename the queue rules at random; entering names `default`.
+  await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/configuration`, {});
+  for (const [i, number] of OPEN_PULLS.entries()) {
+    await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}/pulls/${number}`, { state: 'open', head_sha: sha(i + 1), base_ref: 'main' });
+    const queue = `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/pull/${number}`;
+    const answer = number === NOT_QUEUED ? await t.request('POST', `${queue}/dequeue`) : await t.request('PUT', queue, { body: {} });
+    assert.ok([202, 204, 404, 409].includes(answer.status), `${queue}: ${answer.status} ${answer.text}`);
+  }
 }
 
 /**
@@ -150,6 +163,7 @@ export async function buildWorld(t: TestApp, served: ServedDocument): Promise<Fu
       owner: [OWNER, OWNER.toUpperCase(), 'Acme'],
       repository: [REPOSITORY, 'Widgets'],
       number: numbers,
+      pr_number: numbers,
       sha: [...shas, shas[0]!.toUpperCase()],
       id: disposable,
       freeze_id: freezes,

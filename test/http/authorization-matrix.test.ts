@@ -26,7 +26,8 @@ interface Row {
   hostingRight?: HostingRight;
   /** The status of this (valid) request when the credential is accepted. */
   success: number;
-  /** Run before each request, with the service token: puts back the state a success changed. */
+  /** Run before each request, with the service token: puts back the state a success changed. A
+   * string it returns replaces `{made}` in the path (a freeze made for this request). */
   prepare?: (t: TestApp) => Promise<unknown>;
 }
 
@@ -57,8 +58,38 @@ const ROWS: Row[] = [
   { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs', path: '/v1/repos/acme/widgets/logs', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
   { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs/aggregate', path: '/v1/repos/acme/widgets/logs/aggregate', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
   ...mergeQueueRows(),
+  ...mergeQueueControlRows(),
 ];
 const WEBHOOK = 'POST /v1/hooks/hosting';
+
+/** The merge queue's controls (DESIGN.md §3, §9): configuration with admin rights; pause and freezes with push rights; reads with pull rights. */
+function mergeQueueControlRows(): Row[] {
+  const repo = '/v1/repos/{owner}/{repository}';
+  const at = (template: string) => template.replace('{owner}/{repository}', 'acme/widgets');
+  const accepts: Kind[] = ['service', 'admin_key', 'hosting'];
+  const row = (method: string, template: string, hostingRight: HostingRight, success: number, extra: Partial<Row> = {}): Row => ({ method, template, path: at(template), accepts, hostingRight, success, ...extra });
+  const reason = () => ({ reason: 'matrix' });
+  const paused = (t: TestApp) => t.request('PUT', at(`${repo}/merge-queue/pause`), { body: reason() });
+  const freeze = async (t: TestApp) => (await t.request('POST', at(`${repo}/scheduled_freeze`), { body: { reason: 'matrix', start: '2099-01-01T00:00:00', timezone: 'UTC' } })).json.id as string;
+  const made = (template: string) => at(template).replace('{freeze_id}', '{made}');
+  return [
+    row('PUT', `${repo}/merge-queue/configuration`, 'admin', 200, { body: () => ({}) }),
+    row('GET', `${repo}/merge-queue/configuration`, 'pull', 200),
+    row('GET', `${repo}/queues/configuration`, 'pull', 200),
+    row('PUT', `${repo}/merge-queue/pause`, 'push', 200, { body: reason }),
+    row('DELETE', `${repo}/merge-queue/pause`, 'push', 204, { prepare: paused }),
+    row('GET', `${repo}/merge-queue/pause`, 'pull', 200),
+    row('PUT', `${repo}/queue/pause`, 'push', 200, { body: reason }),
+    row('DELETE', `${repo}/queue/pause`, 'push', 204, { prepare: paused }),
+    row('POST', `${repo}/queue/pause/delete`, 'push', 204, { prepare: paused }),
+    row('GET', `${repo}/queue/pause`, 'pull', 200),
+    row('GET', `${repo}/scheduled_freeze`, 'pull', 200),
+    row('POST', `${repo}/scheduled_freeze`, 'push', 201, { body: () => ({ reason: 'matrix', start: '2099-01-01T00:00:00', timezone: 'UTC' }) }),
+    row('PATCH', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 200, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ reason: 'changed' }), prepare: freeze }),
+    row('DELETE', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
+    row('POST', `${repo}/scheduled_freeze/{freeze_id}/delete`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}/delete`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
+  ];
+}
 
 /** The merge queue (DESIGN.md §3): reads with pull rights, enter and dequeue with push rights. Pull request 2 stays queued. */
 function mergeQueueRows(): Row[] {
@@ -171,8 +202,9 @@ for (const backend of await backends()) {
       test(`${row.method} ${row.template}`, async () => {
         for (const credential of credentials) {
           const expected = credential.expect(row);
-          const path = row.path.includes('{victim}') ? row.path.replace('{victim}', victims.shift()!) : row.path;
-          await row.prepare?.(t);
+          const prepared = await row.prepare?.(t);
+          let path = row.path.includes('{victim}') ? row.path.replace('{victim}', victims.shift()!) : row.path;
+          if (typeof prepared === 'string') path = path.replace('{made}', prepared);
           const before = expected === 'success' ? undefined : await stateChecksum(t.store);
           const headers: Record<string, string> = credential.header === undefined ? {} : { authorization: credential.header };
           const response = await t.request(row.method, path, { token: null, headers, body: row.body?.() });

@@ -148,6 +148,32 @@ for (const backend of await backends()) {
       assert.deepEqual((await t.request('GET', `${queue('nowhere')}/status`)).json, { detail: 'Repository not found' });
     });
 
+    test('status in parallel mode: scope queues, pull requests waiting for scopes, priority rules, the pause', async () => {
+      await register('controlled');
+      const configured = await t.request('PUT', '/v1/repos/acme/controlled/merge-queue/configuration', {
+        body: { merge_queue: { mode: 'parallel' }, priority_rules: [{ name: 'hotfix', priority: 'high', labels: ['hotfix'] }] },
+      });
+      assert.equal(configured.status, 200, configured.text);
+      for (const number of [61, 62, 63]) await record('controlled', number);
+      await describePull('controlled', 62, { labels: ['hotfix'] });
+      for (const [number, scope] of [[61, 'api'], [62, 'web']] as const) assert.equal((await t.request('PUT', `/v1/repos/acme/controlled/pulls/${number}/scopes`, { body: { scopes: [scope] } })).status, 204);
+      for (const number of [61, 62, 63]) assert.equal((await enter('controlled', number)).status, 202);
+      const status = (await t.request('GET', `${queue('controlled')}/status?branch=main`)).json;
+      assertValid('MergeQueueStatus', status);
+      assert.equal(status.mode, 'parallel');
+      assert.deepEqual(status.batches.map((b: any) => [b.pull_requests.map((p: any) => p.number), b.scopes, b.parent_ids]), [[[62], ['web'], []], [[61], ['api'], []]], 'the hotfix first; disjoint scopes: no parents');
+      assert.deepEqual(status.scope_queues, { web: [status.batches[0].id], api: [status.batches[1].id] });
+      assert.deepEqual([status.batches[0].pull_requests[0].priority_rule_name, status.batches[0].pull_requests[0].priority_alias], ['hotfix', 'high']);
+      assert.deepEqual(status.waiting_pull_requests.map((p: any) => [p.number, p.scopes, p.all_scopes, p.estimated_merge_at]), [[63, [], null, null]]);
+      assert.equal((await t.request('GET', `${queue('controlled')}/pull/63`)).json.position, 2);
+
+      assert.equal((await t.request('PUT', `${queue('controlled')}/pause`, { body: { reason: 'release' } })).status, 200);
+      const paused = (await t.request('GET', `${queue('controlled')}/status`)).json;
+      assertValid('MergeQueueStatus', paused);
+      assert.deepEqual([paused.pause.paused, paused.pause.reason, typeof paused.pause.paused_at], [true, 'release', 'string']);
+      assert.deepEqual(paused.batches.map((b: any) => b.estimated_merge_at), [null, null], 'a paused queue merges nothing');
+    });
+
     test('without branch, status reads the only branch with pull requests queued', async () => {
       await register('release-only');
       await record('release-only', 1, 'open', 'release/2.0');
@@ -182,8 +208,11 @@ for (const backend of await backends()) {
       assert.deepEqual(baseRefs.json, { base_refs: ['main', 'release'] });
       const longAgo = await t.request('GET', '/v1/repos/acme/reads/queues/branches?start_at=2020-01-01T00:00:00Z&end_at=2020-01-02T00:00:00Z');
       assert.deepEqual(longAgo.json, { base_refs: [] });
-      const backwards = await t.request('GET', '/v1/repos/acme/reads/queues/branches?start_at=2020-01-02T00:00:00Z&end_at=2020-01-01T00:00:00Z');
-      assert.deepEqual([backwards.status, backwards.json.detail[0].loc], [422, ['query', 'start_at']]);
+      const backwards = await t.request('GET', '/v1/repos/acme/reads/queues/branches?start_at=2030-01-02T00:00:00Z&end_at=2020-01-01T00:00:00Z');
+      assert.deepEqual([backwards.status, backwards.json], [200, { base_refs: [] }], 'an empty window');
+      assert.equal(baseRefs.headers.get('deprecation'), 'true');
+      assert.equal(queues.headers.get('deprecation'), 'true');
+      assert.equal(branches.headers.get('deprecation'), null);
 
       const impact = await t.request('GET', `${queue('reads')}/pull/21/dequeue-impact`);
       assert.equal(impact.status, 200, impact.text);
@@ -192,7 +221,7 @@ for (const backend of await backends()) {
 
       for (const path of [`${queue('reads')}/pull/99`, `${queue('reads')}/pull/99/dequeue-impact`]) {
         const missing = await t.request('GET', path);
-        assert.deepEqual([missing.status, missing.json.detail], [404, 'Pull request #99 is not in the merge queue.'], path);
+        assert.deepEqual([missing.status, missing.json.detail], [404, 'The pull request is not in the merge queue.'], path);
       }
       assert.deepEqual((await t.request('GET', `${queue('nowhere')}/pull/21`)).json, { detail: 'Repository not found' });
     });
@@ -206,7 +235,7 @@ for (const backend of await backends()) {
       assert.equal((await t.request('GET', `${queue('leaving')}/pull/31`)).status, 404);
       assert.equal((await t.request('GET', `${queue('leaving')}/pull/32`)).json.position, 0);
       const again = await t.request('POST', `${queue('leaving')}/pull/31/dequeue`);
-      assert.deepEqual([again.status, again.json.detail], [404, 'Pull request #31 is not in the merge queue.']);
+      assert.deepEqual([again.status, again.json.detail], [404, 'The pull request is not in the merge queue.']);
       assert.equal((await enter('leaving', 31)).status, 202, 'it may enter again');
       assert.equal((await t.request('GET', `${queue('leaving')}/pull/31`)).json.position, 1);
     });

@@ -3,6 +3,7 @@
 // repository; entering and dequeuing need write rights (DESIGN.md §3).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../errors.ts';
 import { Owner, PullNumber, RepoParams, RepositoryName } from '../../domain/identifiers.ts';
 import { DateTime } from '../../domain/schema-primitives.ts';
@@ -31,9 +32,13 @@ const WindowQuery = Type.Object(
 );
 
 const API_REQUEST: QueueRequest = { trigger: 'merge queue API' };
-const NOT_QUEUED = errorResponse('The pull request is not in the merge queue of the repository.', 'pull_request_not_queued');
 const UNKNOWN_OR_NOT_QUEUED = errorResponse('The repository is not registered (`Repository not found`), or the pull request is not in its merge queue.', 'pull_request_not_queued');
 const DAY_MS = 86_400_000;
+
+/** The public API deprecates its older queue endpoints; so do their answers here. */
+async function markDeprecated(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('deprecation', 'true');
+}
 
 /** An unknown `queue_rule` is a bad body value: a 422 listing it by location, as every 422 does (DESIGN.md §2). */
 function asBodyIssue(error: unknown): never {
@@ -51,7 +56,7 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
   /** The view of the queue holding a pull request; 404 when it is not queued. */
   const queuedPull = async (repository: RepositoryIdentity, number: bigint) => {
     const found = await mergeQueue.viewOfPull(repository, number);
-    if (!found) throw new ApiError('pull_request_not_queued', `Pull request #${number} is not in the merge queue.`);
+    if (!found) throw new ApiError('pull_request_not_queued');
     return found;
   };
 
@@ -92,11 +97,12 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
 
   app.get('/v1/repos/:owner/:repository/queues', {
     ...read,
+    onRequest: [markDeprecated, read.onRequest],
     schema: {
       operationId: 'repository_queues_repos__owner___repository__queues_get',
       tags,
       summary: 'List the queued pull requests, per base branch (deprecated)',
-      description: 'Deprecated in the public API in favour of `…/merge-queue/status`. One queue per base branch with pull requests queued, each in queue order.',
+      description: 'Deprecated in the public API in favour of `…/merge-queue/status`; answers with `Deprecation: true`. One queue per base branch with pull requests queued, each in queue order.',
       deprecated: true,
       security: credentials,
       params: RepoParams,
@@ -112,11 +118,12 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
 
   app.get('/v1/repos/:owner/:repository/queues/branches', {
     ...read,
+    onRequest: [markDeprecated, read.onRequest],
     schema: {
       operationId: 'get_queue_base_refs_repos__owner___repository__queues_branches_get',
       tags,
       summary: 'List the base branches with queue activity in a window (deprecated)',
-      description: 'Deprecated in the public API. The base branches whose queue held a pull request at some time in [start_at, end_at).',
+      description: 'Deprecated in the public API; answers with `Deprecation: true`. The base branches whose queue held a pull request at some time in [start_at, end_at); none when start_at is not before end_at.',
       deprecated: true,
       security: credentials,
       params: RepoParams,
@@ -127,8 +134,8 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
     const repository = await repositoryOf(request.params);
     const to = request.query.end_at ? new Date(request.query.end_at) : new Date();
     const from = request.query.start_at ? new Date(request.query.start_at) : new Date(to.getTime() - DAY_MS);
-    if (from.getTime() >= to.getTime()) throw validationError(['query', 'start_at'], 'must be before end_at (now, when not given)', 'window_order');
-    return { base_refs: await mergeQueue.branchesActiveBetween(repository, from, to) };
+    // start_at not before end_at: an empty window, in which no queue held anything.
+    return { base_refs: from < to ? await mergeQueue.branchesActiveBetween(repository, from, to) : [] };
   });
 
   app.get('/v1/repos/:owner/:repository/merge-queue/pull/:pr_number', {
@@ -162,7 +169,7 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
   }, async (request) => {
     const repository = await repositoryOf(request.params);
     const impact = await mergeQueue.dequeueImpact(repository, request.params.pr_number);
-    if (!impact) throw new ApiError('pull_request_not_queued', `Pull request #${request.params.pr_number} is not in the merge queue.`);
+    if (!impact) throw new ApiError('pull_request_not_queued');
     return impact;
   });
 
@@ -180,7 +187,7 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
   }, async (request, reply) => {
     const repository = await repositoryOf(request.params);
     const number = request.params.pr_number;
-    if (!(await mergeQueue.dequeue(repository, number, 'PR_MANUALLY_DEQUEUED', API_REQUEST))) throw new ApiError('pull_request_not_queued', `Pull request #${number} is not in the merge queue.`);
+    if (!(await mergeQueue.dequeue(repository, number, 'PR_MANUALLY_DEQUEUED', API_REQUEST))) throw new ApiError('pull_request_not_queued');
     return reply.code(204).send(null);
   });
 
