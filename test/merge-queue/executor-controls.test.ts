@@ -61,12 +61,15 @@ for (const backend of await backends()) {
       await configure({ queue_rules: [{ name: 'ff', merge_method: 'fast-forward' }] });
       const ff = await open('ff.txt');
       await enter(ff.number);
-      const start = await until('checks started', async () => (await queueEvents(t, REPO)).find((e) => e.type === 'action.queue.checks_start' && String(e.pull_request) === String(ff.number)));
       const merged = await until('merged', async () => (await queueEvents(t, REPO)).find((e) => e.type === 'action.queue.merged' && String(e.pull_request) === String(ff.number)), 120_000);
       assert.equal(t.hosting.pullRequest(REPO, ff.number).merged, true);
       assert.equal(await t.hosting.branchSha(REPO, 'main'), merged.metadata.merge_commit_sha);
-      const draft = t.hosting.pullRequest(REPO, BigInt(start.metadata.speculative_check_pull_request.number));
-      assert.equal(draft.headSha, merged.metadata.merge_commit_sha, 'the base is now exactly the head that was checked');
+      const ends = (await queueEvents(t, REPO)).filter((e) => e.type === 'action.queue.checks_end' && String(e.pull_request) === String(ff.number));
+      assert.deepEqual(ends.map((e) => e.metadata.abort_code), [null], 'checked once, never reset');
+      const checked = t.hosting.requestLog.find((r) => r.method === 'POST' && r.url.endsWith('/pulls') && r.status === 201 && JSON.stringify(r.body).includes('Merge queue: #' + ff.number));
+      assert.ok(checked, 'a draft pull request checked the batch');
+      const draft = t.hosting.pullRequest(REPO, BigInt(ends[0]!.metadata.speculative_check_pull_request.number));
+      assert.equal(draft.merged, true, 'the draft landed with the base: its head is the base now');
     });
 
     test('a pause holds a passed batch until unpaused; a freeze holds it and is counted', async () => {
@@ -80,7 +83,7 @@ for (const backend of await backends()) {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.equal(t.hosting.pullRequest(REPO, paused.number).merged, false, 'nothing merges while paused');
       assert.equal((await t.request('DELETE', `/v1/repos/${REPO}/merge-queue/pause`)).status, 204);
-      await until('merged once unpaused', async () => t.hosting.pullRequest(REPO, paused.number).merged, 60_000);
+      await until('merged once unpaused', async () => (await leaveOf(paused.number))?.metadata.merged, 60_000);
 
       const frozen = await open('frozen.txt');
       await enter(frozen.number);
@@ -91,8 +94,8 @@ for (const backend of await backends()) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       assert.equal(t.hosting.pullRequest(REPO, frozen.number).merged, false, 'nothing merges during the freeze');
       assert.equal((await t.request('DELETE', `/v1/repos/${REPO}/scheduled_freeze/${freeze.json.id}`)).status, 204);
-      await until('merged after the freeze', async () => t.hosting.pullRequest(REPO, frozen.number).merged, 60_000);
-      const leave = (await leaveOf(frozen.number))!;
+      const leave = await until('merged after the freeze', async () => leaveOf(frozen.number), 60_000);
+      assert.equal(t.hosting.pullRequest(REPO, frozen.number).merged, true);
       assert.ok(leave.metadata.seconds_waiting_for_freeze >= 2, `waited ${leave.metadata.seconds_waiting_for_freeze} s for the freeze`);
       assert.equal((await leaveOf(paused.number))!.metadata.seconds_waiting_for_freeze, 0);
     });
