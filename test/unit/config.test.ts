@@ -11,6 +11,8 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.databaseUrl, undefined);
   assert.equal(config.hostingApiUrl, 'https://api.github.com');
   assert.equal(config.retentionDays, 90);
+  assert.equal(config.mergeQueuePollSeconds, 10);
+  assert.equal(config.mergeQueueLeaseSeconds, 15);
   assert.equal(config.logLevel, 'info');
   assert.ok(Object.isFrozen(config));
 });
@@ -26,8 +28,12 @@ test('every setting is read', () => {
     SWITCHYARD_HOSTING_API_URL: 'https://ghe.example.com/api/v3/',
     SWITCHYARD_PUBLIC_URL: 'https://switchyard.example.com',
     SWITCHYARD_RETENTION_DAYS: '30',
+    SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '2',
+    SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '5',
     LOG_LEVEL: 'debug',
   });
+  assert.equal(config.mergeQueuePollSeconds, 2);
+  assert.equal(config.mergeQueueLeaseSeconds, 5);
   assert.equal(config.port, 9000);
   assert.equal(config.hostingApiUrl, 'https://ghe.example.com/api/v3', 'trailing slash dropped');
   assert.equal(config.publicUrl, 'https://switchyard.example.com');
@@ -41,6 +47,8 @@ test('bad values are refused with a message naming the variable', () => {
     SWITCHYARD_HOSTING_API_URL: 'ftp://x',
     SWITCHYARD_PUBLIC_URL: 'x',
     SWITCHYARD_RETENTION_DAYS: '-5',
+    SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '0',
+    SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '1',
     SWITCHYARD_WEBHOOK_SECRET: 'short',
     LOG_LEVEL: 'verbose',
   };
