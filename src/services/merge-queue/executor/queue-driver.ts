@@ -159,7 +159,10 @@ export class QueueDriver {
     if (next) {
       const merge = await platform.mergeIntoBranch(this.repo, { base: run.branch, head: next.headSha, message: `Merge #${next.number} into the merge-queue batch ${batch.name}` });
       if (merge.kind === 'conflict') return this.conflict(next, run);
-      return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha: merge.kind === 'merged' ? merge.sha : run.headSha });
+      // Nothing to merge: the head is in the branch already, perhaps merged by a process killed
+      // before it recorded the merge. The branch's head is then that merge, not the one recorded.
+      const headSha = merge.kind === 'merged' ? merge.sha : ((await platform.branchHead(this.repo, run.branch)) ?? run.headSha);
+      return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha });
     }
     if (run.checkPull === null) {
       try {
