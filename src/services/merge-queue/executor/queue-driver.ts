@@ -86,14 +86,31 @@ export class QueueDriver {
   private async watchBase(): Promise<void> {
     const head = await this.deps.platform.branchHead(this.repo, this.baseRef);
     if (head === null) return;
-    await this.session(async (s) => {
-      if (s.queue.baseSha === head) return;
+    const merging = await this.session(async (s) => {
+      if (s.queue.baseSha === head) return [];
       if (s.queue.baseSha !== null) {
-        this.deps.log.info({ queue: this.queueId, from: s.queue.baseSha, to: head }, 'merge queue: the base moved outside the queue');
-        await s.apply(baseMovedOutside(s.state, s.now));
+        const ours = unrecordedMerges(s, head);
+        if (ours === 'ours' || ours.length > 0) return ours;
       }
-      await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, head);
+      await this.baseMoved(s, head);
+      return [];
     });
+    if (merging === null || (Array.isArray(merging) && merging.length === 0)) return;
+    // The base moved while a passed batch was merging: by a merge of ours whose answer was lost
+    // (a process killed before recording it), which merge() records, or from outside.
+    if (merging === 'ours') return;
+    for (const number of merging) if ((await this.deps.platform.pullRequest(this.repo, number))?.merged) return;
+    await this.session(async (s) => {
+      if (s.queue.baseSha !== head && s.queue.baseSha !== null) await this.baseMoved(s, head);
+    });
+  }
+
+  private async baseMoved(s: QueueSession, head: string): Promise<void> {
+    if (s.queue.baseSha !== null) {
+      this.deps.log.info({ queue: this.queueId, from: s.queue.baseSha, to: head }, 'merge queue: the base moved outside the queue');
+      await s.apply(baseMovedOutside(s.state, s.now));
+    }
+    await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, head);
   }
 
   private async bookkeeping(): Promise<Work | null> {
@@ -328,6 +345,24 @@ export class QueueDriver {
     }
     await platform.deleteBranch(this.repo, left.branch);
   }
+}
+
+/**
+ * Merges of passed batches not recorded yet: 'ours' when the base is at a batch's head (a
+ * fast-forward of ours), else the numbers of pull requests that may have been merged by us.
+ */
+function unrecordedMerges(s: QueueSession, head: string): 'ours' | bigint[] {
+  const numbers: bigint[] = [];
+  for (const batch of s.state.batches) {
+    const run = s.runOf(batch.id);
+    if (batch.phase !== 'passed' || !run) continue;
+    if (run.headSha === head) return 'ours';
+    for (const id of batch.entryIds) {
+      const entry = s.state.entries.find((e) => e.id === id);
+      if (entry && run.mergedEntries[id] === undefined) numbers.push(entry.number);
+    }
+  }
+  return numbers;
 }
 
 /** What a new run must remove first: the branch and check pull request of the attempt before. */
