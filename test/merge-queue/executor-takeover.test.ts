@@ -37,8 +37,10 @@ test('the holder of a queue is SIGKILLed: the other process takes the queue over
     const victim = servers.find((server) => server.child.pid === holderPid);
     const survivor = servers.find((server) => server !== victim)!;
     assert.ok(victim, `the lease holder ${holder} is one of the two processes (${servers.map((s) => s.child.pid).join(', ')})`);
+    const [{ lease_until: leaseUntil }] = (await db.query<{ lease_until: Date }>('SELECT lease_until FROM merge_queues')).rows as [{ lease_until: Date }];
     const killedAt = Date.now();
     await victim.kill();
+    t.diagnostic(`the killed holder's lease had ${leaseUntil.getTime() - killedAt} ms left (renewed ${15_000 - (leaseUntil.getTime() - killedAt)} ms before the kill)`);
     const mutationsBefore = scene.lastSeq();
 
     const taken = await until('the other process to hold the lease', async () => (await leaseHolder()).every((h) => h?.startsWith(`switchyard-${survivor.child.pid}-`)), TAKEOVER_BOUND_MS + 30_000, 100);
