@@ -22,9 +22,11 @@ import { logRoutes } from './http/routes/logs.ts';
 import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
+import { mergeQueueRoutes } from './http/routes/merge-queue.ts';
 import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
+import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -40,6 +42,8 @@ export interface AppDeps {
   executor?: { wake(repositoryId?: string): void };
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
   logger?: FastifyBaseLogger;
+  /** Told after a change to a repository's merge-queue configuration, pause or freezes commits. */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** pino's options for Switchyard's logs: credentials and signatures never written. */
@@ -118,5 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
   await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals });
+  const onQueueChanged = (repositoryId: string) => {
+    deps.onQueueChanged?.(repositoryId);
+    deps.executor?.wake(repositoryId);
+  };
+  await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
+  await app.register(mergeQueueRoutes, { auth, mergeQueue });
   return app;
 }

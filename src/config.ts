@@ -13,6 +13,9 @@ export interface Config {
   readonly port: number;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** PostgreSQL only: connections in the pool, and the server-side limit of one statement. */
+  readonly databasePoolSize: number;
+  readonly statementTimeoutMs: number;
   readonly serviceToken: string | undefined;
   readonly webhookSecret: string | undefined;
   readonly hostingApiUrl: string;
@@ -120,6 +123,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080, 0, 65535),
     dataDir: env.SWITCHYARD_DATA_DIR || './data',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    databasePoolSize: integer(env, 'SWITCHYARD_DB_POOL_SIZE', 10, 1, 1000),
+    statementTimeoutMs: integer(env, 'SWITCHYARD_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
     hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',

@@ -10,7 +10,7 @@ import pino, { type Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp, loggerOptions } from './app.ts';
 import { HostingApi } from './hosting/hosting-api.ts';
-import { openStore, type StoreStep } from './storage/store.ts';
+import { openStore, storeOptions, type StoreStep } from './storage/store.ts';
 import { scheduleRetention } from './services/retention.ts';
 import { HostingPlatform } from './hosting/hosting-platform.ts';
 import { MergeQueueExecutor } from './services/merge-queue/executor/merge-queue-executor.ts';
@@ -38,7 +38,7 @@ async function embeddedServiceToken(config: Config): Promise<{ token: string; fi
 function announceStore(config: Config, log: Logger): void {
   if (config.databaseUrl) {
     const url = new URL(config.databaseUrl);
-    log.info({ host: url.host, database: url.pathname.slice(1) }, 'connecting to PostgreSQL');
+    log.info({ host: url.host, database: url.pathname.slice(1), poolSize: config.databasePoolSize, statementTimeoutMs: config.statementTimeoutMs }, 'connecting to PostgreSQL');
   } else if (config.dataDir === 'memory://') {
     log.info('initialising the embedded store in memory (nothing is kept after exit)');
   } else if (existsSync(join(config.dataDir, 'PG_VERSION'))) {
@@ -73,7 +73,7 @@ export async function startServer(config: Config): Promise<void> {
   const generated = await embeddedServiceToken(config);
   if (config.dataDir !== 'memory://' && !config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
   announceStore(config, log);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onStep: (step) => logStoreStep(log, step) });
+  const store = await openStore({ ...storeOptions(config), onStep: (step) => logStoreStep(log, step) });
   // The merge queue acts on the hosting platform only with credentials of its own (DESIGN §10).
   const platform = config.hostingCredentials ? HostingPlatform.connect(config.hostingApiUrl, config.hostingCredentials) : null;
   const executor = platform ? new MergeQueueExecutor({ store, platform, pollMs: config.mergeQueuePollSeconds * 1000, leaseMs: config.mergeQueueLeaseSeconds * 1000, log: log.child({ component: 'merge-queue' }) }) : null;

@@ -16,6 +16,9 @@ import { checkDatabaseLiveness } from '../src/storage/drivers/liveness.ts';
 import { createPgliteDialect } from '../src/storage/drivers/pglite-dialect.ts';
 import { PGLITE_WORKER_URL, PgliteWorkerClient, startPgliteWorker } from '../src/storage/drivers/pglite-worker-client.ts';
 import { createPostgresDialect, type PostgresDialectConfig } from '../src/storage/drivers/postgres-dialect.ts';
+import { openStore, storeOptions } from '../src/storage/store.ts';
+import { loadConfig } from '../src/config.ts';
+import { privateSchemaUrl } from './support/backends.ts';
 
 const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REQUIRE_POSTGRES = process.env.SWITCHYARD_REQUIRE_POSTGRES === '1';
@@ -369,4 +372,21 @@ test('postgres: a statement over the time limit is cancelled by the server', asy
   const db = open(createPostgresDialect(postgresConfig({ statementTimeoutMillis: 200 })));
   await assert.rejects(sql`select pg_sleep(2)`.execute(db), (error: unknown) => error instanceof DatabaseError && error.code === '57014');
   await checkDatabaseLiveness(db);
+});
+
+test('postgres: SWITCHYARD_DB_POOL_SIZE and SWITCHYARD_STATEMENT_TIMEOUT_MS reach the store the server opens', async (t) => {
+  if (!(await backends.postgres(t))) return;
+  const { url, drop } = await privateSchemaUrl('sw_settings');
+  const store = await openStore(storeOptions(loadConfig({ DATABASE_URL: url, SWITCHYARD_DB_POOL_SIZE: '2', SWITCHYARD_STATEMENT_TIMEOUT_MS: '250' })));
+  try {
+    const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(store.db);
+    assert.equal(rows[0]!.statement_timeout, '250ms');
+    await assert.rejects(sql`select pg_sleep(1)`.execute(store.db), (error: unknown) => error instanceof DatabaseError && error.code === '57014');
+    // Six queries at once share the two connections of the pool (the default pool would open six).
+    const answers = await Promise.all(Array.from({ length: 6 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)::text`.execute(store.db)));
+    assert.equal(new Set(answers.map((answer) => answer.rows[0]!.pid)).size, 2);
+  } finally {
+    await store.close();
+    await drop();
+  }
 });

@@ -24,7 +24,8 @@ export class ApiClient {
     baseUrl: string,
     private readonly token: string | undefined,
   ) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    // API clients are given the base URL with its version (`http://host:8080/v1`): take that too.
+    this.baseUrl = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
   /** The absolute URL of an API path with its query (repeated parameters for arrays). */

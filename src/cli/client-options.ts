@@ -11,7 +11,7 @@ import { usageError } from './cli-error.ts';
 /** The options of every command that calls the API. */
 export function addClientOptions(program: Command): Command {
   return program
-    .option('--url <url>', 'Switchyard base URL (default: SWITCHYARD_URL, else http://127.0.0.1:8080)')
+    .option('--url <url>', 'Switchyard base URL, with or without /v1 (default: SWITCHYARD_URL, else http://127.0.0.1:8080)')
     .option('--token <token>', 'bearer token (default: SWITCHYARD_TOKEN, else ./data/service-token when readable)');
 }
 

@@ -21,12 +21,19 @@ function git(context: GitContext, args: string[]): Promise<string> {
   });
 }
 
-/** The commit a ref names, or a usage error naming the ref. */
+const SHALLOW_HINT = 'this clone is shallow: fetch the history first (with actions/checkout: fetch-depth: 0)';
+
+async function isShallow(context: GitContext): Promise<boolean> {
+  return (await git(context, ['rev-parse', '--is-shallow-repository']).catch(() => '')).trim() === 'true';
+}
+
+/** The commit a ref names, or a usage error naming the ref (and, in a shallow clone, why it may be missing). */
 export async function resolveCommit(context: GitContext, ref: string): Promise<string> {
   try {
     return (await git(context, ['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`])).trim();
   } catch (error) {
-    throw usageError(`"${ref}" does not name a commit in ${context.cwd} (${(error as Error).message})`);
+    const hint = (await isShallow(context)) ? `; ${SHALLOW_HINT}` : '';
+    throw usageError(`"${ref}" does not name a commit in ${context.cwd} (${(error as Error).message})${hint}`);
   }
 }
 
@@ -36,7 +43,7 @@ export async function changedFiles(context: GitContext, base: string, head: stri
   try {
     mergeBase = (await git(context, ['merge-base', baseSha, headSha])).trim();
   } catch {
-    throw new CliError(`${base} and ${head} have no merge base here; in a shallow clone, fetch their history first (with actions/checkout: fetch-depth: 0)`);
+    throw new CliError(`${base} and ${head} have no merge base here${(await isShallow(context)) ? `; ${SHALLOW_HINT}` : ''}`);
   }
   const out = await git(context, ['diff', '--name-only', '--no-renames', '-z', mergeBase, headSha, '--']);
   return out.split('\0').filter((path) => path.length > 0);

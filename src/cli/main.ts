@@ -50,6 +50,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/**
+ * A reader that stops early (`switchyard logs R --json | head -1`) closes the pipe: end quietly,
+ * as Unix tools do, instead of crashing on EPIPE with a stack trace.
+ */
+function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+}
+
 /** The process entry: real streams and environment, SIGINT/SIGTERM ending long commands. */
 export async function main(): Promise<void> {
   const stop = new AbortController();
@@ -62,6 +71,9 @@ export async function main(): Promise<void> {
   };
   const argv = process.argv.slice(2);
   // `serve` installs its own handlers (drain, close the store); others stop what they are doing.
-  if (argv[0] !== 'serve') for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+  if (argv[0] !== 'serve') {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+    process.stdout.on('error', endOnClosedPipe);
+  }
   process.exitCode = await runCli(argv, io);
 }

@@ -2,7 +2,7 @@
 // SWITCHYARD_DATA_DIR), for the server-side commands: migrate, export, import.
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openStore, type Store, type StoreStep } from '../storage/store.ts';
+import { openStore, storeOptions, type Store, type StoreStep } from '../storage/store.ts';
 import { CliError, usageError } from './cli-error.ts';
 import type { CliIo } from './cli-io.ts';
 
@@ -18,7 +18,7 @@ export async function openConfiguredStore(io: CliIo, onStep?: (step: StoreStep) 
   io.stderr(`opening ${where}\n`);
   try {
     if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
-    return await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onStep });
+    return await openStore({ ...storeOptions(config), onStep });
   } catch (error) {
     throw new CliError(`cannot open ${where}: ${(error as Error).message}`);
   }

@@ -141,6 +141,32 @@ export interface MergeQueueBatchesTable {
   cleaned: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
+export interface MergeQueueConfigurationsTable {
+  repository_id: Int8;
+  /** JSON text of the full MergeQueueConfig, defaults filled in. */
+  config: string;
+  updated_at: Timestamp;
+}
+
+export interface MergeQueuePausesTable {
+  repository_id: Int8;
+  reason: string;
+  paused_at: Timestamp;
+}
+
+export interface ScheduledFreezesTable {
+  id: string;
+  repository_id: Int8;
+  reason: string;
+  start_at: Timestamp;
+  end_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  timezone: string;
+  /** JSON text of the condition arrays. */
+  matching_conditions: string;
+  exclude_conditions: string;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -159,5 +185,8 @@ export interface Database {
   merge_queues: MergeQueuesTable;
   merge_queue_entries: MergeQueueEntriesTable;
   merge_queue_batches: MergeQueueBatchesTable;
+  merge_queue_configurations: MergeQueueConfigurationsTable;
+  merge_queue_pauses: MergeQueuePausesTable;
+  scheduled_freezes: ScheduledFreezesTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -9,6 +9,7 @@ import { EventQueries } from './queries/events.ts';
 import { EventAggregateQueries } from './queries/event-aggregate.ts';
 import { EventLogQueries } from './queries/event-log.ts';
 import { MergeQueueQueries } from './queries/merge-queues.ts';
+import { MergeQueueControlQueries } from './queries/merge-queue-controls.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
@@ -32,6 +33,7 @@ export interface Store {
   readonly scopeReports: ScopeReportQueries;
   readonly webhookDeliveries: WebhookDeliveryQueries;
   readonly mergeQueues: MergeQueueQueries;
+  readonly mergeQueueControls: MergeQueueControlQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +44,9 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Directory of the embedded store, or 'memory://'. */
   dataDir: string;
+  /** PostgreSQL only: pool size (default 10) and statement timeout (default 30 s). */
+  poolSize?: number | undefined;
+  statementTimeoutMs?: number | undefined;
   /** Told of each start-up step as it ends (the first start of an embedded store is slow). */
   onStep?: (step: StoreStep) => void;
 }
@@ -65,6 +70,7 @@ function createStore(backend: Backend, dialect: Dialect): Store {
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
     mergeQueues: new MergeQueueQueries(db),
+    mergeQueueControls: new MergeQueueControlQueries(db),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },
@@ -72,10 +78,18 @@ function createStore(backend: Backend, dialect: Dialect): Store {
   };
 }
 
+/** The store settings of the configuration (src/config.ts): the server and the server-side commands open the same store. */
+export function storeOptions(config: { databaseUrl: string | undefined; dataDir: string; databasePoolSize: number; statementTimeoutMs: number }): StoreOptions {
+  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, statementTimeoutMs: config.statementTimeoutMs };
+}
+
 /** Opens the configured backend and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const onStep = options.onStep ?? (() => {});
-  if (options.databaseUrl) return migrated(createStore('postgres', createPostgresDialect({ connectionString: options.databaseUrl })), onStep);
+  if (options.databaseUrl) {
+    const dialect = createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs });
+    return migrated(createStore('postgres', dialect), onStep);
+  }
   if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
   const unlock = await lockDataDir(options.dataDir);
   try {

@@ -1,8 +1,9 @@
-// `switchyard keys` and `repos` against a real server on each backend, and how every command
-// fails: a bad token, an unknown repository, a server that is down, a usage error.
+// `switchyard keys` and `repos` against a real server on each backend, and how every API command
+// fails: a bad token, an unknown repository, a server that is down; and usage errors.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { backends, postgresAvailable, privateSchemaUrl } from '../support/backends.ts';
 import { loadMigrations } from '../../src/storage/migrate.ts';
 import { SERVICE_TOKEN, startTestApp, type TestApp } from '../support/test-app.ts';
@@ -10,6 +11,20 @@ import { cli, cliFor } from '../support/cli-runner.ts';
 import { freePort } from '../support/switchyard-process.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** Every command that calls the API, as typed; the repository ones name a repository no server here knows. */
+const API_COMMANDS = [
+  ['keys', 'create', '--owner', 'acme', '--scope', 'ci', '--name', 'x'],
+  ['keys', 'list'],
+  ['keys', 'revoke', '00000000-0000-4000-8000-000000000000'],
+  ['repos', 'register', 'acme/refused'],
+  ['scopes', 'send', 'acme/nowhere', '--sha', 'b'.repeat(40), '--scopes', 'api'],
+  ['logs', 'acme/nowhere'],
+  ['logs', 'aggregate', 'acme/nowhere'],
+  ['queue', 'status', 'acme/nowhere', '--branch', 'main'],
+];
+const REPOSITORY_COMMANDS = API_COMMANDS.filter((args) => args.some((arg) => arg === 'acme/nowhere'));
+const BAD_KEY = 'swy_notarealkeynotarealkeynotarealkey00';
 
 for (const backend of await backends()) {
   describe(`switchyard keys and repos (${backend})`, () => {
@@ -49,6 +64,12 @@ for (const backend of await backends()) {
       assert.equal(revoked.status, 403);
     });
 
+    test('the base URL may end in /v1, as API clients are given it', async () => {
+      const listed = await cliFor(`${server.baseUrl}/v1/`, SERVICE_TOKEN)(['keys', 'list', '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok(Array.isArray(JSON.parse(listed.stdout).keys));
+    });
+
     test('keys create --json answers the API body; revoking an unknown key prints its detail', async () => {
       const created = await run(['keys', 'create', '--owner', 'acme', '--scope', 'admin', '--name', 'dashboard', '--json']);
       const body = JSON.parse(created.stdout);
@@ -68,16 +89,22 @@ for (const backend of await backends()) {
     });
 
     test('a bad token: the API detail, exit 1, nothing written', async () => {
-      const refused = await cliFor(server.baseUrl, 'swy_notarealkeynotarealkeynotarealkey00')(['repos', 'register', 'acme/refused']);
+      const refused = await cliFor(server.baseUrl, BAD_KEY)(['repos', 'register', 'acme/refused']);
       assert.equal(refused.code, 1);
       assert.equal(refused.stderr, 'switchyard: The credential is unknown or has been revoked. (HTTP 403)\n');
       assert.equal((await server.request('GET', '/v1/products/acme/refused')).status, 404);
     });
 
-    test('an unknown repository: the API detail, exit 1', async () => {
-      const unknown = await run(['scopes', 'send', 'acme/nowhere', '--sha', 'b'.repeat(40), '--scopes', 'api']);
-      assert.equal(unknown.code, 1);
-      assert.equal(unknown.stderr, 'switchyard: Repository not found (HTTP 404)\n');
+    test('every API command: a bad token is the API refusal, exit 1; an unknown repository is its 404', async () => {
+      // The merge-queue routes are not served yet by every build: test/cli/cli-queue.test.ts checks them.
+      for (const args of API_COMMANDS.filter(([verb]) => verb !== 'queue')) {
+        const refused = await cliFor(server.baseUrl, BAD_KEY)(args);
+        assert.deepEqual([refused.code, refused.stdout, refused.stderr], [1, '', 'switchyard: The credential is unknown or has been revoked. (HTTP 403)\n'], args.join(' '));
+      }
+      for (const args of REPOSITORY_COMMANDS.filter(([verb]) => verb !== 'queue')) {
+        const unknown = await run(args);
+        assert.deepEqual([unknown.code, unknown.stdout, unknown.stderr], [1, '', 'switchyard: Repository not found (HTTP 404)\n'], args.join(' '));
+      }
     });
 
     test('a validation refusal lists each problem', async () => {
@@ -89,11 +116,12 @@ for (const backend of await backends()) {
 }
 
 describe('switchyard without a server, or misused', () => {
-  test('a server that is down: exit 3 naming the URL', async () => {
+  test('a server that is down: every API command exits 3 naming the URL', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
-    const down = await cliFor(url, SERVICE_TOKEN)(['keys', 'list']);
-    assert.equal(down.code, 3);
-    assert.equal(down.stderr, `switchyard: cannot reach Switchyard at ${url}: ECONNREFUSED\n`);
+    for (const args of API_COMMANDS) {
+      const down = await cliFor(url, SERVICE_TOKEN)(args);
+      assert.deepEqual([down.code, down.stderr], [3, `switchyard: cannot reach Switchyard at ${url}: ECONNREFUSED\n`], args.join(' '));
+    }
   });
 
   test('usage errors exit 2 with a hint; --help exits 0 on every command', async () => {
@@ -136,5 +164,15 @@ describe('switchyard without a server, or misused', () => {
       execFile(process.execPath, [`${ROOT}bin/switchyard.mjs`, '--help'], { cwd: '/' }, (error, stdout) => (error ? reject(error) : resolve({ stdout }))),
     );
     for (const command of ['serve', 'migrate', 'export', 'import', 'keys', 'repos', 'scopes', 'logs', 'queue']) assert.match(stdout, new RegExp(`^  ${command}\\b`, 'm'), command);
+  });
+
+  test('output into a pipe the reader closed early (`| head -1`): a quiet exit 0, no EPIPE crash', async () => {
+    const child = spawn(process.execPath, [`${ROOT}bin/switchyard.mjs`, '--help'], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the command writes a byte
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = (await once(child, 'close')) as [number | null];
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
   });
 });

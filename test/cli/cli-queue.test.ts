@@ -58,6 +58,24 @@ for (const backend of await backends()) {
       assert.deepEqual([usage.code, usage.stderr], [2, 'switchyard: "five" is not a pull request number (an integer from 0 to 9223372036854775807)\n']);
     });
 
+    test('pause and unpause a registered repository, read back through the API', async (t) => {
+      const probe = await server.request('DELETE', '/v1/repos/probe/queue/merge-queue/pause');
+      if (probe.status === 404 && /No endpoint/.test(probe.json?.detail ?? '')) return t.skip('the merge-queue pause is not served by this build yet');
+      assert.equal((await server.request('PUT', '/v1/admin/repos/acme/paused')).status, 201);
+      const paused = await run(['queue', 'pause', 'acme/paused', '--reason', 'release freeze']);
+      assert.deepEqual([paused.code, paused.stdout], [0, 'paused: release freeze\n'], paused.stderr);
+      const read = await server.request('GET', '/v1/repos/acme/paused/merge-queue/pause');
+      assert.deepEqual([read.json.paused, read.json.reason], [true, 'release freeze']);
+      const again = await run(['queue', 'pause', 'acme/paused', '--reason', 'still frozen', '--json']);
+      assert.deepEqual([JSON.parse(again.stdout).paused, JSON.parse(again.stdout).reason], [true, 'still frozen']);
+      const unpaused = await run(['queue', 'unpause', 'acme/paused']);
+      assert.deepEqual([unpaused.code, unpaused.stdout], [0, 'unpaused\n'], unpaused.stderr);
+      assert.equal((await server.request('GET', '/v1/repos/acme/paused/merge-queue/pause')).json.paused, false);
+      const notPaused = await run(['queue', 'unpause', 'acme/paused']);
+      assert.equal(notPaused.code, 1);
+      assert.match(notPaused.stderr, /\(HTTP 404\)\n$/);
+    });
+
     // SUCCESS PATH: enabled by itself once the merge-queue endpoints (DESIGN.md §9) are served.
     test('add, show, status, pause, unpause, remove', async (t) => {
       if (!ready) return t.skip('merge-queue endpoints (DESIGN.md §9) not served by this build yet');

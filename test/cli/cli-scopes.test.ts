@@ -96,6 +96,15 @@ describe('switchyard scopes compute, on a git repository', () => {
     const noBase = await cli(['scopes', 'compute'], { cwd: repo.dir });
     assert.deepEqual([noBase.code, noBase.stderr], [2, 'switchyard: give --base (the branch or commit the change is compared with)\n']);
   });
+
+  test('in a shallow clone (a CI checkout without fetch-depth: 0), a missing commit says how to fetch it', async () => {
+    const shallow = join(repo.dir, 'shallow');
+    repo.git('clone', '-q', '--depth', '1', '--branch', 'feature', `file://${repo.dir}`, shallow);
+    const base = repo.git('rev-parse', 'main~1');
+    const result = await cli(['scopes', 'compute', '--base', base], { cwd: shallow });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, new RegExp(`^switchyard: "${base}" does not name a commit .*; this clone is shallow: fetch the history first \\(with actions/checkout: fetch-depth: 0\\)\\n$`));
+  });
 });
 
 for (const backend of await backends()) {

@@ -21,6 +21,8 @@ interface NpmStart {
   /** The messages logged so far, in order. */
   messages(): string[];
   exited: Promise<number | null>;
+  /** Whether npm has exited (then its pid may belong to another process). */
+  hasExited(): boolean;
 }
 
 async function npmStart(env: Record<string, string>): Promise<NpmStart> {
@@ -39,10 +41,10 @@ async function npmStart(env: Record<string, string>): Promise<NpmStart> {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => (JSON.parse(line) as { msg: string }).msg);
-  return { pid: child.pid!, port, output: () => output, messages, exited };
+  return { pid: child.pid!, port, output: () => output, messages, exited, hasExited: () => child.exitCode !== null || child.signalCode !== null };
 }
 
-async function waitFor(condition: () => boolean, what: string, output: () => string, ms = 90_000): Promise<void> {
+async function waitFor(condition: () => boolean, what: string, output: () => string, ms = 180_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output()}`);
@@ -66,7 +68,29 @@ describe('npm start', () => {
   });
   let dataDir = '';
 
-  test('logs each start-up step as it happens, in order, on a first start and on the next', async () => {
+  /** SIGTERM to npm or to the server it started: every process of the tree ends, the store is closed. */
+  async function stopWithSigterm(run: NpmStart, target: 'npm' | 'the server'): Promise<void> {
+    const tree = processTree(run.pid);
+    const server = tree.find((p) => p.command.includes('bin/switchyard.mjs serve'));
+    assert.ok(server, `no server process under npm: ${JSON.stringify(tree)}`);
+    assert.ok(existsSync(join(dataDir, 'switchyard.lock')), 'the running server holds the data directory lock');
+
+    process.kill(target === 'npm' ? run.pid : server.pid, 'SIGTERM');
+    await run.exited;
+    await waitFor(() => tree.every((p) => !isRunning(p.pid)), 'every process of the tree to end', () => JSON.stringify(tree.filter((p) => isRunning(p.pid))), 15_000);
+    const steps = run.messages();
+    assert.ok(indexOf(steps, /^shutting down/) < indexOf(steps, /^store closed; exiting$/));
+    assert.ok(!existsSync(join(dataDir, 'switchyard.lock')), 'the lock is released: the store was closed, not abandoned');
+  }
+
+  /** Kills what a failed assertion left running. */
+  const cleanUp = (run: NpmStart) => {
+    if (!run.hasExited()) for (const p of processTree(run.pid).reverse()) if (isRunning(p.pid)) process.kill(p.pid, 'SIGKILL');
+  };
+
+  // Each start of the embedded store costs seconds (tens on a busy machine): each test checks a
+  // start's log and one way of stopping it.
+  test('a first start logs each step as it happens, in order; SIGTERM to npm stops every process of the tree and closes the store', async () => {
     dataDir = join(await mkdtemp(join(tmpdir(), 'switchyard-serve-')), 'data');
     dirs.push(dataDir);
     const first = await npmStart({ SWITCHYARD_DATA_DIR: dataDir });
@@ -75,10 +99,13 @@ describe('npm start', () => {
       const steps = first.messages();
       const order = [/^initialising the embedded store: a first start/, /^store ready; applying migrations/, /^migrations applied: 1, /, /^Server listening at http:\/\/127\.0\.0\.1:/, /^switchyard ready/].map((p) => indexOf(steps, p));
       assert.deepEqual(order, [...order].sort((a, b) => a - b), `steps out of order:\n${steps.join('\n')}`);
+      await stopWithSigterm(first, 'npm');
     } finally {
-      process.kill(first.pid, 'SIGTERM');
-      await first.exited;
+      cleanUp(first);
     }
+  });
+
+  test('the next start opens the store, whose schema is up to date; SIGTERM to the server stops every process of the tree and closes the store', async () => {
     const second = await npmStart({ SWITCHYARD_DATA_DIR: dataDir });
     try {
       await waitFor(() => second.messages().includes('switchyard ready'), 'the second start', second.output);
@@ -86,29 +113,11 @@ describe('npm start', () => {
       indexOf(steps, /^opening the embedded store$/);
       indexOf(steps, /^migrations: schema up to date$/);
       assert.ok(!steps.some((m) => /DATABASE_URL/.test(m)), 'no warning about DATABASE_URL on the embedded store');
+      await stopWithSigterm(second, 'the server');
     } finally {
-      process.kill(second.pid, 'SIGTERM');
-      await second.exited;
+      cleanUp(second);
     }
   });
-
-  for (const target of ['npm', 'the server'] as const) {
-    test(`SIGTERM to ${target} stops every process of the tree and closes the store`, async () => {
-      const run = await npmStart({ SWITCHYARD_DATA_DIR: dataDir });
-      await waitFor(() => run.messages().includes('switchyard ready'), 'start-up', run.output);
-      const tree = processTree(run.pid);
-      const server = tree.find((p) => p.command.includes('bin/switchyard.mjs serve'));
-      assert.ok(server, `no server process under npm: ${JSON.stringify(tree)}`);
-      assert.ok(existsSync(join(dataDir, 'switchyard.lock')), 'the running server holds the data directory lock');
-
-      process.kill(target === 'npm' ? run.pid : server.pid, 'SIGTERM');
-      await run.exited;
-      await waitFor(() => tree.every((p) => !isRunning(p.pid)), 'every process of the tree to end', () => JSON.stringify(tree.filter((p) => isRunning(p.pid))), 15_000);
-      const steps = run.messages();
-      assert.ok(indexOf(steps, /^shutting down/) < indexOf(steps, /^store closed; exiting$/));
-      assert.ok(!existsSync(join(dataDir, 'switchyard.lock')), 'the lock is released: the store was closed, not abandoned');
-    });
-  }
 
   test('SIGTERM while the store is still opening: the process waits for it, closes it and exits', async () => {
     const run = await npmStart({ SWITCHYARD_DATA_DIR: dataDir });
@@ -121,14 +130,17 @@ describe('npm start', () => {
     assert.ok(!existsSync(join(dataDir, 'switchyard.lock')));
   });
 
-  test('DATABASE_URL without SWITCHYARD_SERVICE_TOKEN: a warning at start', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+  test('DATABASE_URL without SWITCHYARD_SERVICE_TOKEN: a warning at start; the pool settings used are logged', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
     const { url, drop } = await privateSchemaUrl();
-    const run = await npmStart({ DATABASE_URL: url });
+    const run = await npmStart({ DATABASE_URL: url, SWITCHYARD_DB_POOL_SIZE: '3', SWITCHYARD_STATEMENT_TIMEOUT_MS: '45000' });
     try {
       await waitFor(() => run.messages().includes('switchyard ready'), 'start-up', run.output);
       const steps = run.messages();
       const warning = indexOf(steps, /^DATABASE_URL is set without SWITCHYARD_SERVICE_TOKEN/);
-      assert.ok(warning < indexOf(steps, /^connecting to PostgreSQL$/), 'the warning comes first');
+      const connecting = indexOf(steps, /^connecting to PostgreSQL$/);
+      assert.ok(warning < connecting, 'the warning comes first');
+      const line = JSON.parse(run.output().split('\n').filter((text) => text.startsWith('{'))[connecting]!) as { poolSize: number; statementTimeoutMs: number };
+      assert.deepEqual([line.poolSize, line.statementTimeoutMs], [3, 45000]);
       assert.ok(!run.output().includes(url), 'the connection string is never logged');
     } finally {
       process.kill(run.pid, 'SIGTERM');

@@ -14,7 +14,7 @@ import { loadServedDocument } from '../fuzz/openapi-operations.ts';
 
 type Kind = 'service' | 'admin_key' | 'ci_key' | 'hosting';
 /** The hosting-platform right an endpoint needs (DESIGN.md §3). */
-type HostingRight = 'pull' | 'admin' | 'owner_admin' | undefined;
+type HostingRight = 'pull' | 'push' | 'admin' | 'owner_admin' | undefined;
 
 interface Row {
   method: string;
@@ -26,6 +26,8 @@ interface Row {
   hostingRight?: HostingRight;
   /** The status of this (valid) request when the credential is accepted. */
   success: number;
+  /** Run before each request, with the service token: puts back the state a success changed. */
+  prepare?: (t: TestApp) => Promise<unknown>;
 }
 
 const SHA = 'c0ffee'.padEnd(40, '0');
@@ -54,8 +56,33 @@ const ROWS: Row[] = [
   { method: 'PUT', template: '/v1/default_products/{owner}', path: '/v1/default_products/acme', body: products, accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'owner_admin', success: 204 },
   { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs', path: '/v1/repos/acme/widgets/logs', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
   { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs/aggregate', path: '/v1/repos/acme/widgets/logs/aggregate', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
+  ...mergeQueueRows(),
 ];
 const WEBHOOK = 'POST /v1/hooks/hosting';
+
+/** The merge queue (DESIGN.md §3): reads with pull rights, enter and dequeue with push rights. Pull request 2 stays queued. */
+function mergeQueueRows(): Row[] {
+  const queue = '/v1/repos/{owner}/{repository}/merge-queue';
+  const at = (template: string) => template.replace('{owner}/{repository}', 'acme/widgets');
+  const accepts: Kind[] = ['service', 'admin_key', 'hosting'];
+  const read = (template: string, path = at(template)): Row => ({ method: 'GET', template, path, accepts, hostingRight: 'pull', success: 200 });
+  return [
+    read(`${queue}/status`, at(`${queue}/status?branch=main`)),
+    read(`${queue}/branches`),
+    read('/v1/repos/{owner}/{repository}/queues'),
+    read('/v1/repos/{owner}/{repository}/queues/branches'),
+    read(`${queue}/pull/{pr_number}`, at(`${queue}/pull/2`)),
+    read(`${queue}/pull/{pr_number}/dequeue-impact`, at(`${queue}/pull/2/dequeue-impact`)),
+    {
+      method: 'PUT', template: `${queue}/pull/{pr_number}`, path: at(`${queue}/pull/3`), body: () => ({}), accepts, hostingRight: 'push', success: 202,
+      prepare: (t) => t.request('POST', at(`${queue}/pull/3/dequeue`)),
+    },
+    {
+      method: 'POST', template: `${queue}/pull/{pr_number}/dequeue`, path: at(`${queue}/pull/4/dequeue`), accepts, hostingRight: 'push', success: 204,
+      prepare: (t) => t.request('PUT', at(`${queue}/pull/4`), { body: {} }),
+    },
+  ];
+}
 
 interface Credential {
   name: string;
@@ -98,6 +125,8 @@ for (const backend of await backends()) {
       assert.equal((await t.request('PUT', '/v1/admin/repos/globex/gears')).status, 201);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets/pulls/1', { body: { state: 'open', head_sha: SHA } })).status, 204);
       assert.equal((await t.request('PUT', `/v1/repos/acme/widgets/commits/${SHA}/scopes`, { body: scopeReport() })).status, 204);
+      for (const number of [2, 3, 4]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${number}`, { body: { state: 'open', head_sha: SHA, base_ref: 'main' } })).status, 204);
+      assert.equal((await t.request('PUT', '/v1/repos/acme/widgets/merge-queue/pull/2', { body: {} })).status, 202);
       t.hosting.users.set('hosting-admin', { login: 'alice', id: 1, repos: { 'acme/widgets': { admin: true, pull: true } }, adminOf: ['acme'] });
       t.hosting.users.set('hosting-reader', { login: 'bob', id: 2, repos: { 'acme/widgets': { admin: false, pull: true } } });
       t.hosting.users.set('hosting-stranger', { login: 'eve', id: 3, repos: { 'globex/gears': { admin: true, pull: true } }, adminOf: ['globex'] });
@@ -113,7 +142,7 @@ for (const backend of await backends()) {
         refusedAs('invalid_credential', 'revoked admin key', `Bearer ${await revokedKey('admin')}`),
         refusedAs('invalid_credential', 'revoked ci key', `Bearer ${await revokedKey('ci')}`),
         refusedAs('invalid_credential', 'unknown application key', `Bearer swy_${'A'.repeat(43)}`),
-        hostingCredential('hosting user, repository admin and organisation admin', 'Bearer hosting-admin', ['pull', 'admin', 'owner_admin']),
+        hostingCredential('hosting user, repository admin and organisation admin', 'Bearer hosting-admin', ['pull', 'push', 'admin', 'owner_admin']),
         hostingCredential('hosting user who may only pull', 'Bearer hosting-reader', ['pull']),
         hostingCredential('hosting user of another owner', 'Bearer hosting-stranger', []),
         hostingCredential('hosting user whose own account is the owner', 'Bearer hosting-acme-self', ['owner_admin']),
@@ -143,6 +172,7 @@ for (const backend of await backends()) {
         for (const credential of credentials) {
           const expected = credential.expect(row);
           const path = row.path.includes('{victim}') ? row.path.replace('{victim}', victims.shift()!) : row.path;
+          await row.prepare?.(t);
           const before = expected === 'success' ? undefined : await stateChecksum(t.store);
           const headers: Record<string, string> = credential.header === undefined ? {} : { authorization: credential.header };
           const response = await t.request(row.method, path, { token: null, headers, body: row.body?.() });

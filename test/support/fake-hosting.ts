@@ -9,8 +9,8 @@ import type { RawRequest } from './fake-platform/platform-server.ts';
 export interface FakeUser {
   login: string;
   id: number | bigint;
-  /** "owner/repo" → permissions */
-  repos?: Record<string, { admin: boolean; pull: boolean }>;
+  /** "owner/repo" → permissions; `push` defaults to `admin` */
+  repos?: Record<string, { admin: boolean; pull: boolean; push?: boolean }>;
   /** organisations the user administers */
   adminOf?: string[];
   /** other memberships, as the platform answers them: organisation → role and state */
@@ -45,7 +45,7 @@ export class FakeHosting extends FakePlatform {
     const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(request.path);
     if (repo) {
       const permissions = user.repos?.[`${decodeURIComponent(repo[1]!)}/${decodeURIComponent(repo[2]!)}`.toLowerCase()];
-      return permissions ? json(200, { permissions: { ...permissions, push: permissions.admin } }) : message(404, 'Not Found');
+      return permissions ? json(200, { permissions: { ...permissions, push: permissions.push ?? permissions.admin } }) : message(404, 'Not Found');
     }
     const membership = /^\/orgs\/([^/]+)\/memberships\/([^/]+)$/.exec(request.path);
     if (membership) {

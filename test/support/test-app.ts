@@ -50,6 +50,8 @@ export interface TestAppOptions {
   executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string };
   /** What the executor (only) acts through, in place of the plain client: faults between it and the platform. */
   executorPlatform?: (platform: HostingPlatform) => HostingPlatform;
+  /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
+  onQueueChanged?: (repositoryId: string) => void;
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -65,6 +67,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
     hostingPlatform: platform,
     ...(executor ? { executor } : {}),
+    onQueueChanged: options.onQueueChanged,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

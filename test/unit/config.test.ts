@@ -14,6 +14,8 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.mergeQueuePollSeconds, 10);
   assert.equal(config.mergeQueueLeaseSeconds, 15);
   assert.equal(config.logLevel, 'info');
+  assert.equal(config.databasePoolSize, 10);
+  assert.equal(config.statementTimeoutMs, 30_000);
   assert.ok(Object.isFrozen(config));
 });
 
@@ -30,10 +32,13 @@ test('every setting is read', () => {
     SWITCHYARD_RETENTION_DAYS: '30',
     SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '2',
     SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '5',
+    SWITCHYARD_DB_POOL_SIZE: '25',
+    SWITCHYARD_STATEMENT_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'debug',
   });
   assert.equal(config.mergeQueuePollSeconds, 2);
   assert.equal(config.mergeQueueLeaseSeconds, 5);
+  assert.deepEqual([config.databasePoolSize, config.statementTimeoutMs], [25, 5000]);
   assert.equal(config.port, 9000);
   assert.equal(config.hostingApiUrl, 'https://ghe.example.com/api/v3', 'trailing slash dropped');
   assert.equal(config.publicUrl, 'https://switchyard.example.com');
@@ -49,6 +54,8 @@ test('bad values are refused with a message naming the variable', () => {
     SWITCHYARD_RETENTION_DAYS: '-5',
     SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '0',
     SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '1',
+    SWITCHYARD_DB_POOL_SIZE: '0',
+    SWITCHYARD_STATEMENT_TIMEOUT_MS: '30s',
     SWITCHYARD_WEBHOOK_SECRET: 'short',
     LOG_LEVEL: 'verbose',
   };

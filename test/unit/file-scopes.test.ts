@@ -2,7 +2,11 @@
 // and the glob dialect (`*` and `?` stop at `/`, `**` crosses, braces, dot files).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { scopesOfFiles } from '../../src/domain/scopes/file-scopes.ts';
+import { readScopesFile } from '../../src/cli/scopes-file-reader.ts';
 
 const rules = {
   files: {
@@ -37,4 +41,20 @@ test('a barrier file makes the change a barrier, unless excluded', () => {
   assert.equal(scopesOfFiles(rules, ['sub/Makefile']).all_scopes, false, 'Makefile names the root file only');
   assert.equal(scopesOfFiles(rules, ['.github/workflows/docs.yml']).all_scopes, false);
   assert.equal(scopesOfFiles({ files: {} }, ['Makefile']).all_scopes, false, 'no barrier_files, no barrier');
+});
+
+test('the scopes file shown in docs/scopes.md reads, and sorts files as the guide says', async () => {
+  const guide = await readFile(new URL('../../docs/scopes.md', import.meta.url), 'utf8');
+  const example = /```yaml\n(scopes:\n[\s\S]*?)```/.exec(guide)?.[1];
+  assert.ok(example, 'docs/scopes.md shows a scopes file');
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-scopes-doc-'));
+  try {
+    await writeFile(join(dir, 'scopes.yml'), example);
+    const rules = await readScopesFile(dir, join(dir, 'scopes.yml'));
+    assert.deepEqual(scopesOfFiles(rules, ['services/api/main.go', 'web/app/page.tsx', 'web/app/page.test.ts']), { scopes: ['api', 'web'], all_scopes: false, barrier_files: [] });
+    assert.deepEqual(scopesOfFiles(rules, ['web/app/page.test.ts']).scopes, []);
+    assert.deepEqual(scopesOfFiles(rules, ['.github/workflows/ci.yml']), { scopes: [], all_scopes: true, barrier_files: ['.github/workflows/ci.yml'] });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -169,6 +169,11 @@ export class MergeQueueService {
   branches(repository: RepositoryIdentity): Promise<string[]> {
     return this.store.mergeQueues.activeBranches(repository.id);
   }
+
+  /** Base branches whose queue held a pull request during [from, to). */
+  branchesActiveBetween(repository: RepositoryIdentity, from: Date, to: Date): Promise<string[]> {
+    return this.store.mergeQueues.branchesActiveBetween(repository.id, from, to);
+  }
 }
 
 function chooseRule(config: MergeQueueConfig, baseRef: string, asked: string | undefined, number: bigint): string {

@@ -94,6 +94,26 @@ export class MergeQueueQueries {
     return rows.map((row) => row.base_ref);
   }
 
+  /** Base branches whose queue held a pull request at some instant of [from, to), by name. */
+  async branchesActiveBetween(repositoryId: string, from: Date, to: Date): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('merge_queues as q')
+      .select('q.base_ref')
+      .where('q.repository_id', '=', repositoryId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('merge_queue_entries as e')
+            .select('e.id')
+            .whereRef('e.queue_id', '=', 'q.id')
+            .where('e.entered_at', '<', to)
+            .where((inner) => inner.or([inner('e.left_at', 'is', null), inner('e.left_at', '>', from)])),
+        ),
+      )
+      .orderBy('q.base_ref')
+      .execute();
+    return rows.map((row) => row.base_ref);
+  }
+
   async queuesOf(repositoryId: string, db: Db = this.db): Promise<QueueRow[]> {
     const rows = await db.selectFrom('merge_queues').select(QUEUE_COLUMNS).where('repository_id', '=', repositoryId).orderBy('base_ref').execute();
     return rows.map(queueOf);
