@@ -13,7 +13,7 @@ import { runCrashScenario } from '../support/merge-queue-crash-run.ts';
 
 const seed = Number(process.env.SWITCHYARD_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-test('SIGKILLed at random points while it runs a queue, restarted on the same PostgreSQL: the queue finishes with every step done once', { timeout: 420_000, skip: !(await postgresAvailable()) && 'PostgreSQL does not answer' }, async (t) => {
+test('SIGKILLed at random points while it runs a queue, restarted on the same PostgreSQL: the queue finishes with every step done once', { timeout: 600_000, skip: !(await postgresAvailable()) && 'PostgreSQL does not answer' }, async (t) => {
   t.diagnostic(`seed ${seed} (SWITCHYARD_CRASH_SEED=${seed} replays the kill points)`);
   const result = await runCrashScenario({ backend: 'postgres', seed, kills: 3, pulls: 4, failing: [3], ciDelayMs: 150, finishWithinMs: 180_000, log: (line) => t.diagnostic(line) });
   t.diagnostic(`${result.merged} merged, ${result.dequeued} dequeued, ${result.kills.length} kills, restarts ${result.restartsMs.join('/')} ms, ${result.totalMs} ms in all`);

@@ -45,14 +45,14 @@ for (const backend of await backends()) {
     });
     after(() => t.close());
 
-    test('every change is found when asked again: each pull request merged once, after the checks of a head holding it passed', { timeout: 240_000 }, async () => {
+    test('every change is found when asked again: each pull request merged once, after the checks of a head holding it passed', { timeout: 400_000 }, async () => {
       const scene = await QueueScene.setUp(t.hosting, '', { ciDelayMs: 30 });
       const pulls = await scene.openPulls(3, [3]);
       await scene.queueByComment(pulls);
       const log = await until('the queue to finish', async () => {
         const events = await readLog(t.baseUrl);
         return (await queueDone(scene, events)) && events;
-      }, 180_000);
+      }, 300_000);
       assert.deepEqual([...lost].sort(), [...CHANGES].sort(), 'an answer of each kind of change was lost');
       assert.deepEqual(await queueProblems(scene, log), []);
       assert.deepEqual(pulls.map((pull) => t.hosting.pullRequest('acme/widgets', pull.number).merged), [true, true, false]);

@@ -12,7 +12,7 @@ import { QueueScene, queueDone, queueProblems, readLog, registerRepository, star
 
 const TAKEOVER_BOUND_MS = 30_000;
 
-test('the holder of a queue is SIGKILLed: the other process takes the queue over within 30 s and finishes it', { timeout: 420_000, skip: !(await postgresAvailable()) && 'PostgreSQL does not answer' }, async (t) => {
+test('the holder of a queue is SIGKILLed: the other process takes the queue over within 30 s and finishes it', { timeout: 600_000, skip: !(await postgresAvailable()) && 'PostgreSQL does not answer' }, async (t) => {
   const { url, drop } = await privateSchemaUrl();
   const scene = await QueueScene.start({ ciDelayMs: 1_500 });
   const db = new pg.Client({ connectionString: url });
