@@ -64,8 +64,8 @@ export class QueueDriver {
     await this.watchBase();
     const work = await this.bookkeeping();
     if (!work) return;
-    for (const id of work.toMerge) if (await renew()) await this.merge(id);
-    for (const id of work.preparing) if (await renew()) await this.prepare(id);
+    for (const id of work.toMerge) if (await renew()) await this.merge(id, renew);
+    for (const id of work.preparing) if (await renew()) await this.prepare(id, renew);
     for (const id of work.running) if (await renew()) await this.poll(id);
     for (const id of work.cleanup) if (await renew()) await this.cleanUp(id);
   }
@@ -144,8 +144,9 @@ export class QueueDriver {
   }
 
   /** Builds the batch branch and its check pull request, one platform call a step. */
-  private async prepare(batchId: string): Promise<void> {
+  private async prepare(batchId: string, renew: () => Promise<boolean>): Promise<void> {
     for (let step = 0; step < 500; step++) {
+      if (step > 0 && !(await renew())) return;
       const snapshot = await this.session(async (s) => {
         const batch = s.state.batches.find((b) => b.id === batchId);
         const run = s.runOf(batchId);
@@ -254,8 +255,9 @@ export class QueueDriver {
   }
 
   /** Merges a passed batch whose parents merged, nothing holding it (the plan's toMerge). */
-  private async merge(batchId: string): Promise<void> {
+  private async merge(batchId: string, renew: () => Promise<boolean>): Promise<void> {
     for (let step = 0; step < 200; step++) {
+      if (step > 0 && !(await renew())) return;
       const snapshot = await this.session(async (s) => {
         if (!s.plan().toMerge.includes(batchId)) return null;
         const batch = s.state.batches.find((b) => b.id === batchId) as Batch;
