@@ -13,7 +13,7 @@ import { hostingClientFor } from '../support/fake-platform/platform-client.ts';
 import { QueueScene, queueDone, queueProblems, readLog, sleep, until } from '../support/merge-queue-process.ts';
 
 const CHANGES = new Set(['createBranch', 'moveBranch', 'mergeIntoBranch', 'createPullRequest', 'mergePullRequest', 'closePullRequest', 'deleteBranch']);
-const LEASE_MS = 1_500;
+const LEASE_MS = 3_000;
 const STEP_MS = 400;
 
 for (const backend of await backends()) {
@@ -54,7 +54,7 @@ for (const backend of await backends()) {
 
     test('preparing a batch outlasts the lease: every platform change comes from the holder of the moment', { timeout: 420_000 }, async () => {
       const scene = await QueueScene.setUp(t.hosting, '', { ciDelayMs: 30 });
-      const pulls = await scene.openPulls(4);
+      const pulls = await scene.openPulls(6);
       await scene.queueByComment(pulls);
       const log = await until('the queue to finish', async () => {
         if (outOfLease.length > 0) return [];
