@@ -26,6 +26,10 @@ export interface Config {
   readonly tokenVerificationsPerMinute: number;
   readonly publicUrl: string | undefined;
   readonly retentionDays: number;
+  /** the merge-queue executor: how often running checks are read without a webhook (seconds) */
+  readonly mergeQueuePollSeconds: number;
+  /** the merge-queue executor: how long a queue's lease lasts unrenewed, the takeover time (seconds) */
+  readonly mergeQueueLeaseSeconds: number;
   readonly logLevel: LogLevel;
   /** what one client, credential or owner may take of the service (docs/security.md) */
   readonly limits: Limits;
@@ -184,6 +188,8 @@ export function loadConfig(env: Env = process.env): Config {
     tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),
     publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),
     retentionDays: integer(env, 'SWITCHYARD_RETENTION_DAYS', 90, 1, 36500),
+    mergeQueuePollSeconds: integer(env, 'SWITCHYARD_MERGE_QUEUE_POLL_SECONDS', 10, 1, 3600),
+    mergeQueueLeaseSeconds: integer(env, 'SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS', 15, 2, 3600),
     logLevel: logLevel(env),
     limits: limits(env),
     trustedProxies: trustedProxies(env),

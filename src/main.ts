@@ -76,7 +76,7 @@ export async function startServer(config: Config): Promise<void> {
   const store = await openStore({ ...storeOptions(config), onStep: (step) => logStoreStep(log, step) });
   // The merge queue acts on the hosting platform only with credentials of its own (DESIGN §10).
   const platform = config.hostingCredentials ? HostingPlatform.connect(config.hostingApiUrl, config.hostingCredentials) : null;
-  const executor = platform ? new MergeQueueExecutor({ store, platform, log: log.child({ component: 'merge-queue' }) }) : null;
+  const executor = platform ? new MergeQueueExecutor({ store, platform, pollMs: config.mergeQueuePollSeconds * 1000, leaseMs: config.mergeQueueLeaseSeconds * 1000, log: log.child({ component: 'merge-queue' }) }) : null;
   if (!platform) log.warn('no SWITCHYARD_HOSTING_TOKEN or GitHub App configured: the merge queue plans but runs nothing on the hosting platform');
   const app = await buildApp({
     config: { ...config, serviceToken: config.serviceToken ?? generated?.token },

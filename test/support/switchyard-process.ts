@@ -55,9 +55,9 @@ export function spawnSwitchyard(env: Record<string, string>): Omit<SwitchyardPro
   };
 }
 
-/** Starts the process on `storage` and resolves once /readyz answers 200. */
+/** Starts the process on `storage` (on `extraEnv.PORT`, else a free port) and resolves once /readyz answers 200. */
 export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 180_000): Promise<SwitchyardProcess> {
-  const port = await freePort();
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const spawned = spawnSwitchyard({
     HOST: '127.0.0.1',
     PORT: String(port),

@@ -10,6 +10,7 @@ import { openTestStore } from './backends.ts';
 import { FakeHosting } from './fake-hosting.ts';
 import { MergeQueueExecutor } from '../../src/services/merge-queue/executor/merge-queue-executor.ts';
 import { hostingClientFor } from './fake-platform/platform-client.ts';
+import type { HostingPlatform } from '../../src/hosting/hosting-platform.ts';
 
 /** The platform user the merge queue acts as in tests: grant it write on a repository to queue there. */
 export const QUEUE_BOT = 'switchyard-bot';
@@ -48,6 +49,8 @@ export interface TestAppOptions {
   hostingClock?: () => number;
   /** Runs the merge queue on the fake platform, as QUEUE_BOT; loop timings for tests. */
   executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string; clock?: () => number };
+  /** What the executor (only) acts through, in place of the plain client: faults between it and the platform. */
+  executorPlatform?: (platform: HostingPlatform) => HostingPlatform;
   /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
   onQueueChanged?: (repositoryId: string) => void;
   /**
@@ -65,7 +68,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
   const bot = options.executor ? hosting.createUser(QUEUE_BOT) : null;
   const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }) : null;
-  const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
+  const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform: options.executorPlatform?.(platform) ?? platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
   const app = await buildApp({
     config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies },
     store,

@@ -11,6 +11,8 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.databaseUrl, undefined);
   assert.equal(config.hostingApiUrl, 'https://api.github.com');
   assert.equal(config.retentionDays, 90);
+  assert.equal(config.mergeQueuePollSeconds, 10);
+  assert.equal(config.mergeQueueLeaseSeconds, 15);
   assert.equal(config.logLevel, 'info');
   assert.equal(config.databasePoolSize, 10);
   assert.equal(config.statementTimeoutMs, 30_000);
@@ -28,10 +30,14 @@ test('every setting is read', () => {
     SWITCHYARD_HOSTING_API_URL: 'https://ghe.example.com/api/v3/',
     SWITCHYARD_PUBLIC_URL: 'https://switchyard.example.com',
     SWITCHYARD_RETENTION_DAYS: '30',
+    SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '2',
+    SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '5',
     SWITCHYARD_DB_POOL_SIZE: '25',
     SWITCHYARD_STATEMENT_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'debug',
   });
+  assert.equal(config.mergeQueuePollSeconds, 2);
+  assert.equal(config.mergeQueueLeaseSeconds, 5);
   assert.deepEqual([config.databasePoolSize, config.statementTimeoutMs], [25, 5000]);
   assert.equal(config.port, 9000);
   assert.equal(config.hostingApiUrl, 'https://ghe.example.com/api/v3', 'trailing slash dropped');
@@ -46,6 +52,8 @@ test('bad values are refused with a message naming the variable', () => {
     SWITCHYARD_HOSTING_API_URL: 'ftp://x',
     SWITCHYARD_PUBLIC_URL: 'x',
     SWITCHYARD_RETENTION_DAYS: '-5',
+    SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '0',
+    SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '1',
     SWITCHYARD_DB_POOL_SIZE: '0',
     SWITCHYARD_STATEMENT_TIMEOUT_MS: '30s',
     SWITCHYARD_WEBHOOK_SECRET: 'short',

@@ -51,7 +51,7 @@ test('a pull request number beyond 2^53 stays exact', () => {
 });
 
 test('other actions and events are ignored without reading the payload further', () => {
-  assert.deepEqual(parseHostingEvent('pull_request', { action: 'labeled' }), { kind: 'ignored' });
+  assert.deepEqual(parseHostingEvent('pull_request', { action: 'assigned' }), { kind: 'ignored' });
   assert.deepEqual(parseHostingEvent('ping', { zen: 'Keep it logically awesome.' }), { kind: 'ignored' });
   assert.deepEqual(parseHostingEvent('installation', { action: 'deleted' }), { kind: 'ignored' });
   assert.deepEqual(parseHostingEvent('repository', { action: 'renamed' }), { kind: 'ignored' });

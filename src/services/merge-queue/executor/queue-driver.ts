@@ -64,8 +64,8 @@ export class QueueDriver {
     await this.watchBase();
     const work = await this.bookkeeping();
     if (!work) return;
-    for (const id of work.toMerge) if (await renew()) await this.merge(id);
-    for (const id of work.preparing) if (await renew()) await this.prepare(id);
+    for (const id of work.toMerge) if (await renew()) await this.merge(id, renew);
+    for (const id of work.preparing) if (await renew()) await this.prepare(id, renew);
     for (const id of work.running) if (await renew()) await this.poll(id);
     for (const id of work.cleanup) if (await renew()) await this.cleanUp(id);
   }
@@ -86,14 +86,31 @@ export class QueueDriver {
   private async watchBase(): Promise<void> {
     const head = await this.deps.platform.branchHead(this.repo, this.baseRef);
     if (head === null) return;
-    await this.session(async (s) => {
-      if (s.queue.baseSha === head) return;
+    const merging = await this.session(async (s) => {
+      if (s.queue.baseSha === head) return [];
       if (s.queue.baseSha !== null) {
-        this.deps.log.info({ queue: this.queueId, from: s.queue.baseSha, to: head }, 'merge queue: the base moved outside the queue');
-        await s.apply(baseMovedOutside(s.state, s.now));
+        const ours = unrecordedMerges(s, head);
+        if (ours === 'ours' || ours.length > 0) return ours;
       }
-      await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, head);
+      await this.baseMoved(s, head);
+      return [];
     });
+    if (merging === null || (Array.isArray(merging) && merging.length === 0)) return;
+    // The base moved while a passed batch was merging: by a merge of ours whose answer was lost
+    // (a process killed before recording it), which merge() records, or from outside.
+    if (merging === 'ours') return;
+    for (const number of merging) if ((await this.deps.platform.pullRequest(this.repo, number))?.merged) return;
+    await this.session(async (s) => {
+      if (s.queue.baseSha !== head && s.queue.baseSha !== null) await this.baseMoved(s, head);
+    });
+  }
+
+  private async baseMoved(s: QueueSession, head: string): Promise<void> {
+    if (s.queue.baseSha !== null) {
+      this.deps.log.info({ queue: this.queueId, from: s.queue.baseSha, to: head }, 'merge queue: the base moved outside the queue');
+      await s.apply(baseMovedOutside(s.state, s.now));
+    }
+    await s.store.mergeQueues.setBaseSha(s.trx, s.queue.id, head);
   }
 
   private async bookkeeping(): Promise<Work | null> {
@@ -127,8 +144,9 @@ export class QueueDriver {
   }
 
   /** Builds the batch branch and its check pull request, one platform call a step. */
-  private async prepare(batchId: string): Promise<void> {
+  private async prepare(batchId: string, renew: () => Promise<boolean>): Promise<void> {
     for (let step = 0; step < 500; step++) {
+      if (step > 0 && !(await renew())) return;
       const snapshot = await this.session(async (s) => {
         const batch = s.state.batches.find((b) => b.id === batchId);
         const run = s.runOf(batchId);
@@ -159,7 +177,10 @@ export class QueueDriver {
     if (next) {
       const merge = await platform.mergeIntoBranch(this.repo, { base: run.branch, head: next.headSha, message: `Merge #${next.number} into the merge-queue batch ${batch.name}` });
       if (merge.kind === 'conflict') return this.conflict(next, run);
-      return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha: merge.kind === 'merged' ? merge.sha : run.headSha });
+      // Nothing to merge: the head is in the branch already, perhaps merged by a process killed
+      // before it recorded the merge. The branch's head is then that merge, not the one recorded.
+      const headSha = merge.kind === 'merged' ? merge.sha : ((await platform.branchHead(this.repo, run.branch)) ?? run.headSha);
+      return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha });
     }
     if (run.checkPull === null) {
       try {
@@ -234,8 +255,9 @@ export class QueueDriver {
   }
 
   /** Merges a passed batch whose parents merged, nothing holding it (the plan's toMerge). */
-  private async merge(batchId: string): Promise<void> {
+  private async merge(batchId: string, renew: () => Promise<boolean>): Promise<void> {
     for (let step = 0; step < 200; step++) {
+      if (step > 0 && !(await renew())) return;
       const snapshot = await this.session(async (s) => {
         if (!s.plan().toMerge.includes(batchId)) return null;
         const batch = s.state.batches.find((b) => b.id === batchId) as Batch;
@@ -325,6 +347,24 @@ export class QueueDriver {
     }
     await platform.deleteBranch(this.repo, left.branch);
   }
+}
+
+/**
+ * Merges of passed batches not recorded yet: 'ours' when the base is at a batch's head (a
+ * fast-forward of ours), else the numbers of pull requests that may have been merged by us.
+ */
+function unrecordedMerges(s: QueueSession, head: string): 'ours' | bigint[] {
+  const numbers: bigint[] = [];
+  for (const batch of s.state.batches) {
+    const run = s.runOf(batch.id);
+    if (batch.phase !== 'passed' || !run) continue;
+    if (run.headSha === head) return 'ours';
+    for (const id of batch.entryIds) {
+      const entry = s.state.entries.find((e) => e.id === id);
+      if (entry && run.mergedEntries[id] === undefined) numbers.push(entry.number);
+    }
+  }
+  return numbers;
 }
 
 /** What a new run must remove first: the branch and check pull request of the attempt before. */
