@@ -62,6 +62,9 @@ function refinements(metadataByType: Map<string, JsonSchema>): ValueContext['ref
     if (name === 'received_at' && schema.format === 'date-time') return dateTimeText(EARLIEST, Date.now());
     // Entering the merge queue: a rule the configuration has (a repository never configured has `default`).
     if (name === 'queue_rule' && schema.type === 'string') return fc.constant('default');
+    // Freeze payloads take local times; event metadata of the same names takes date-times with a zone.
+    const zoned = (s: { format?: unknown; anyOf?: { format?: unknown }[] }) => s.format === 'date-time' || (s.anyOf ?? []).some((part) => part.format === 'date-time');
+    if ((name === 'start' || name === 'end') && zoned(schema as never)) return undefined;
     return name === undefined ? undefined : QUEUE_CONTROL_VALUES[name]?.();
   };
 }
