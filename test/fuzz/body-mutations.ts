@@ -155,7 +155,7 @@ export function wholeBodyMutations(world: FuzzWorld, op: Operation): Mutation[] 
       weight: 2,
       apply: (spec) => {
         const text = stringifyJson(spec.body ?? {});
-        return fc.integer({ min: 0, max: text.length - 1 }).map((cut) => mutated(spec, { bodyText: text.slice(0, cut) }, `body cut at ${cut} of ${text.length}`));
+        return fc.integer({ min: spec.op.bodyRequired ? 0 : 1, max: text.length - 1 }).map((cut) => mutated(spec, { bodyText: text.slice(0, cut) }, `body cut at ${cut} of ${text.length}`));
       },
     },
     {
@@ -174,7 +174,7 @@ export function wholeBodyMutations(world: FuzzWorld, op: Operation): Mutation[] 
     {
       name: 'body missing',
       weight: 1,
-      apply: (spec) => fc.constant(mutated(spec, { body: undefined, bodyText: undefined }, 'no body')),
+      apply: (spec) => (spec.op.bodyRequired ? fc.constant(mutated(spec, { body: undefined, bodyText: undefined }, 'no body')) : fc.constant(undefined)),
     },
     ...Object.entries(nodeChanges).map(([name, change]) => bodyNodeMutation(world, name, change)),
   ];

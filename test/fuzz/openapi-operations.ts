@@ -26,6 +26,8 @@ export interface Operation {
   path: string;
   parameters: Parameter[];
   body: JsonSchema | undefined;
+  /** The document requires a body (an operation whose body may be left out says `required: false`). */
+  bodyRequired: boolean;
   /** Security scheme names accepted; empty when the operation is not bearer-authenticated. */
   security: string[];
   responses: Map<number, DocumentedResponse>;
@@ -64,6 +66,7 @@ function toOperation(path: string, method: string, raw: JsonSchema): Operation {
       return { name: String(parameter.name), in: parameter.in as Parameter['in'], required: parameter.required === true, schema: asRecord(parameter.schema) };
     }),
     body: jsonSchemaOf(asRecord(raw.requestBody).content),
+    bodyRequired: asRecord(raw.requestBody).required === true,
     security,
     responses,
     deprecated: raw.deprecated === true,

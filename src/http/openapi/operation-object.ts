@@ -63,7 +63,14 @@ export function operationObject(route: RegisteredRoute, serverBodyLimit: number)
   return {
     ...Object.fromEntries(described.map((key) => [key, schema[key]])),
     ...(parameters.length > 0 && { parameters }),
-    ...(schema.body !== undefined && { requestBody: { required: true, content: { 'application/json': { schema: schema.body } } } }),
+    ...(schema.body !== undefined && { requestBody: { required: !acceptsNull(schema.body), content: { 'application/json': { schema: schema.body } } } }),
     responses: responsesOf(route, serverBodyLimit),
   };
+}
+
+/** A body schema that allows null: the body may be left out (an empty body reads as none). */
+function acceptsNull(body: unknown): boolean {
+  const schema = body as { type?: unknown; anyOf?: { type?: unknown }[] };
+  const nullType = (type: unknown) => type === 'null' || (Array.isArray(type) && type.includes('null'));
+  return nullType(schema.type) || (schema.anyOf ?? []).some((part) => nullType(part.type));
 }
