@@ -17,6 +17,7 @@ import { WebhookDeliveryQueries } from './queries/webhook-deliveries.ts';
 import { createPgliteDialect } from './drivers/pglite-dialect.ts';
 import { createPostgresDialect } from './drivers/postgres-dialect.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { isStorageUnavailable } from './storage-errors.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -63,13 +64,18 @@ export type StoreStep =
 
 /** How recent an answer from storage /readyz takes as proof that it answers. */
 const RECENT_ANSWER_MS = 5_000;
+/** How long /readyz waits for its ping before a recent answer vouches for storage. */
+const BUSY_PING_MS = 250;
 
 function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
   let answeredAt = 0;
+  let failedAt = 0;
   const db = new Kysely<Database>({
     dialect,
     log: (event) => {
       if (event.level === 'query') answeredAt = performance.now();
+      // A query that found storage unreachable outweighs earlier answers: /readyz asks again.
+      else if (isStorageUnavailable(event.error)) failedAt = performance.now();
     },
   });
   const ping = async () => {
@@ -92,8 +98,11 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
     mergeQueueControls: new MergeQueueControlQueries(db),
     ping,
     ready: async () => {
-      if (answeredAt > 0 && performance.now() - answeredAt < RECENT_ANSWER_MS) return;
-      await ping();
+      // Asked every time, so an outage shows at once; but a ping stuck behind a busy pool
+      // does not make a process that answered moments ago unready.
+      if (!(answeredAt > failedAt && performance.now() - answeredAt < RECENT_ANSWER_MS)) return ping();
+      const outcome = await Promise.race([ping().then(() => 'answered', (error: unknown) => error), new Promise((resolve) => setTimeout(resolve, BUSY_PING_MS, 'busy'))]);
+      if (outcome !== 'answered' && outcome !== 'busy') throw outcome;
     },
     close: () => db.destroy(),
   };
