@@ -157,8 +157,8 @@ for (const backend of await backends()) {
     test('unknown events and unhandled pull_request actions are 204 and change nothing', async () => {
       const before = await pullRows();
       assert.equal((await sendHook(t, 'ping', { zen: 'Design for failure.', hook_id: 1 })).status, 204);
-      assert.equal((await sendHook(t, 'push', { ref: 'refs/heads/main' })).status, 204);
-      assert.equal((await sendHook(t, 'pull_request', pullRequestPayload(pull(5, sha('f'), { action: 'labeled' })))).status, 204);
+      assert.equal((await sendHook(t, 'deployment', { ref: 'refs/heads/main' })).status, 204);
+      assert.equal((await sendHook(t, 'pull_request', pullRequestPayload(pull(5, sha('f'), { action: 'assigned' })))).status, 204);
       assert.equal((await sendHook(t, 'pull_request', { action: 'review_requested' })).status, 204);
       assert.equal(await pullRows(), before);
     });
