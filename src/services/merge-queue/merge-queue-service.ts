@@ -111,14 +111,11 @@ export class MergeQueueService {
 
   /** Removes a queued pull request with `code`; false when it was not queued. */
   async dequeue(repository: RepositoryIdentity, number: bigint, code: string, request: QueueRequest, trx?: Transaction<Database>): Promise<boolean> {
-    if (!trx) {
-      const done = await this.store.db.transaction().execute(async (inner) => this.dequeueIn(inner, repository, number, code, request));
-      if (done) this.onChanged(done);
-      return done !== null;
-    }
-    const done = await this.dequeueIn(trx, repository, number, code, request);
-    if (done) this.onChanged(done);
-    return done !== null;
+    const queueId = trx
+      ? await this.dequeueIn(trx, repository, number, code, request)
+      : await this.store.db.transaction().execute((inner) => this.dequeueIn(inner, repository, number, code, request));
+    if (queueId) this.onChanged(queueId);
+    return queueId !== null;
   }
 
   private async dequeueIn(trx: Transaction<Database>, repository: RepositoryIdentity, number: bigint, code: string, request: QueueRequest): Promise<string | null> {

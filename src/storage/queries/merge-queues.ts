@@ -41,13 +41,6 @@ export interface StoredBatch extends Batch {
   cleaned: boolean;
 }
 
-export interface LeftEntry {
-  entry: QueueEntry;
-  leftAt: number;
-  code: string;
-  batchId: string | null;
-}
-
 const QUEUE_COLUMNS = ['id', 'repository_id', 'base_ref', 'lease_holder', 'lease_until', 'wake_at', 'base_sha', 'version'] as const;
 
 function queueOf(row: { id: string; repository_id: string; base_ref: string; lease_holder: string | null; lease_until: Date | null; wake_at: Date | null; base_sha: string | null; version: string }): QueueRow {
@@ -112,11 +105,6 @@ export class MergeQueueQueries {
       .orderBy('q.base_ref')
       .execute();
     return rows.map((row) => row.base_ref);
-  }
-
-  async queuesOf(repositoryId: string, db: Db = this.db): Promise<QueueRow[]> {
-    const rows = await db.selectFrom('merge_queues').select(QUEUE_COLUMNS).where('repository_id', '=', repositoryId).orderBy('base_ref').execute();
-    return rows.map(queueOf);
   }
 
   /** The active entry of a pull request in any queue of the repository. */
@@ -209,15 +197,6 @@ export class MergeQueueQueries {
         embark_count: entry.embarkCount,
       })
       .execute();
-  }
-
-  /** A stay that ended, for the events that describe it. */
-  async leftEntry(entryId: string, db: Db = this.db): Promise<LeftEntry | undefined> {
-    const { rows } = await sql<EntryRow & { left_at: Date | null; leave_code: string | null; leave_batch_id: string | null }>`
-      SELECT e.*, NULL AS head_seq FROM merge_queue_entries e WHERE e.id = ${entryId}`.execute(db);
-    const row = rows[0];
-    if (!row || row.left_at === null) return undefined;
-    return { entry: entryOf(row), leftAt: row.left_at.getTime(), code: row.leave_code ?? '', batchId: row.leave_batch_id };
   }
 
   /** Marks the queue as changed (executors wake on a new version) and sets when the clock next matters. */
