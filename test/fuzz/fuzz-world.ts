@@ -85,13 +85,15 @@ const QUEUE_CONTROL_VALUES: Record<string, () => fc.Arbitrary<unknown>> = {
   end: () => fc.oneof(fc.constant(null), localTimeAhead(800, 1000)),
   matching_conditions: () => fc.constantFrom([], ['base=main'], ['base!=dev', { or: ['base=main', 'base=release'] }]),
   exclude_conditions: () => fc.constantFrom([], [{ not: { or: ['base=main'] } }], ['base=hotfix']),
-  // Rule names must be unique, which no schema says: a few valid rule lists (mutations still reach every field).
+  // Rule names must be unique (queue and priority rules), which no schema says: a few valid rule lists (mutations still reach every field).
   queue_rules: () =>
     fc.constantFrom(
       [{ name: 'default' }],
       [{ name: 'default', batch_size: { min: 1, max: 4 }, batch_max_wait_time: 60, checks_timeout: 600, max_checks_retries: 1, merge_method: 'squash', required_checks: ['ci/test'], branches: [] }],
       [{ name: 'default', branches: ['main'] }, { name: 'hotfix', merge_method: 'fast-forward', batch_size: 1, branches: ['release'] }],
     ),
+  priority_rules: () =>
+    fc.constantFrom([], [{ name: 'urgent', labels: ['urgent'], priority: 'high' }], [{ name: 'hotfix', priority: 'high' }, { name: 'chores', labels: ['chore'], priority: 'low' }]),
   batch_size: () => fc.oneof(fc.integer({ min: 1, max: 128 }), fc.tuple(fc.integer({ min: 1, max: 128 }), fc.integer({ min: 1, max: 128 })).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) }))),
 };
 

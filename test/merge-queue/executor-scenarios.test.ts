@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { backends } from '../support/backends.ts';
 import { QUEUE_BOT, startTestApp, type TestApp } from '../support/test-app.ts';
 import { queueEvents, until } from '../support/merge-queue-e2e.ts';
+import type { CommitFiles, Verdict } from '../support/fake-platform/fake-ci.ts';
 
 const REPO = 'acme/gadgets';
 
@@ -60,11 +61,34 @@ for (const backend of await backends()) {
     });
 
     test('a push to the base from outside resets the queue, which merges on the new base', async () => {
-      t.hosting.ci.configure({ delayMs: 1500, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => 'success' }] });
+      // The checks of a batch built on the old base hold their verdict until the queue has reset,
+      // so a loaded machine cannot let them pass (and merge) before the push is seen.
+      let releaseOldBase!: () => void;
+      const oldBaseHeld = new Promise<void>((resolve) => (releaseOldBase = resolve));
+      const onNewBase = (files: CommitFiles) => files.paths.has('outside.txt');
+      t.hosting.ci.configure({
+        delayMs: 100,
+        branches: (branch) => branch.startsWith('switchyard/'),
+        checks: [
+          {
+            name: 'ci/test',
+            verdict: async (files): Promise<Verdict> => {
+              if (!onNewBase(files)) await oldBaseHeld;
+              return 'success';
+            },
+          },
+        ],
+      });
       const pull = await t.hosting.openPullRequest({ repo: REPO, changes: { 'reset.txt': 'reset\n' }, author: 'alice' });
-      await queue([pull.number]);
-      await until('checks started', async () => (await queueEvents(t, REPO)).some((e) => e.type === 'action.queue.checks_start' && String(e.pull_request) === String(pull.number)));
-      await t.hosting.push({ repo: REPO, branch: 'main', changes: { 'outside.txt': 'outside\n' } });
+      const ofPull = async () => (await queueEvents(t, REPO)).filter((e) => String(e.pull_request) === String(pull.number));
+      try {
+        await queue([pull.number]);
+        await until('checks started', async () => (await ofPull()).some((e) => e.type === 'action.queue.checks_start'));
+        await t.hosting.push({ repo: REPO, branch: 'main', changes: { 'outside.txt': 'outside\n' } });
+        await until('checks aborted by the reset', async () => (await ofPull()).some((e) => e.type === 'action.queue.checks_end' && e.metadata.aborted === true), 60_000);
+      } finally {
+        releaseOldBase();
+      }
       await until('merged', async () => t.hosting.pullRequest(REPO, pull.number).merged, 120_000);
       const log = (await queueEvents(t, REPO)).filter((e) => String(e.pull_request) === String(pull.number));
       const ends = log.filter((e) => e.type === 'action.queue.checks_end');
