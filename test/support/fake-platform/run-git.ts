@@ -1,6 +1,7 @@
 // Runs the `git` binary on a bare repository of the fake platform. Isolated from the machine's
 // own git configuration, so a developer's hooks, signing or aliases never change what lands.
-import { spawn } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export class GitFailure extends Error {
   constructor(
@@ -38,23 +39,77 @@ export const gitProcesses = { started: 0 };
 
 export function runGit(gitDir: string, args: readonly string[], options: GitOptions = {}): Promise<GitRun> {
   gitProcesses.started += 1;
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', options.cwd ? args : ['--git-dir', gitDir, ...args], {
-      cwd: options.cwd ?? gitDir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: gitDir, ...ISOLATED_ENV, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const stdout = Buffer.concat(out).toString('utf8');
-      if (code === 0 || (code !== null && options.accept?.includes(code))) resolve({ stdout, exitCode: code });
-      else reject(new GitFailure(args, code, Buffer.concat(err).toString('utf8')));
-    });
-    child.stdin.on('error', () => undefined); // git may exit before reading all of its input
-    child.stdin.end(options.input ?? '');
+  const request = {
+    command: 'git',
+    args: options.cwd ? [...args] : ['--git-dir', gitDir, ...args],
+    cwd: options.cwd ?? gitDir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: gitDir, ...ISOLATED_ENV, ...options.env },
+    input: options.input ?? '',
+  };
+  return spawner.run(request).then((answer) => {
+    if (answer.code === 0 || (answer.code !== null && options.accept?.includes(answer.code))) return { stdout: answer.stdout, exitCode: answer.code };
+    if (answer.error !== null) throw new Error(`git could not be started: ${answer.error}`);
+    throw new GitFailure(args, answer.code, answer.stderr);
   });
 }
+
+interface SpawnRequest {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  input: string;
+}
+
+interface SpawnAnswer {
+  id: number;
+  code: number | null;
+  error: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * git is started by a small child process (git-spawner.mjs), not by this one: forking a test
+ * process that holds an embedded database copied the page tables of all its memory for every
+ * git command, a third of the merge-queue tests' CPU. The child is started on first use, keeps
+ * nothing alive while idle, and is started again if it dies.
+ */
+class GitSpawner {
+  private child: ChildProcess | undefined;
+  private readonly pending = new Map<number, { resolve: (answer: SpawnAnswer) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+
+  run(request: SpawnRequest): Promise<SpawnAnswer> {
+    const child = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) child.channel?.ref();
+      child.send({ id, ...request });
+    });
+  }
+
+  private started(): ChildProcess {
+    if (this.child?.connected) return this.child;
+    const child = fork(fileURLToPath(new URL('./git-spawner.mjs', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+    child.on('message', (answer: SpawnAnswer) => {
+      const waiting = this.pending.get(answer.id);
+      if (!waiting) return;
+      this.pending.delete(answer.id);
+      if (this.pending.size === 0) child.channel?.unref();
+      waiting.resolve(answer);
+    });
+    child.on('exit', () => {
+      if (this.child === child) this.child = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(new Error('the git spawner exited'));
+      this.pending.clear();
+    });
+    child.unref();
+    child.channel?.unref();
+    this.child = child;
+    return child;
+  }
+}
+
+const spawner = new GitSpawner();
