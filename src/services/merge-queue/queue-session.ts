@@ -127,7 +127,10 @@ export class QueueSession {
   private remember(transition: QueueTransition): void {
     const keep = (batch: Batch, finished: boolean) => {
       const known = this.batches.get(batch.id);
-      this.batches.set(batch.id, { frozenSince: null, frozenMs: 0, run: null, cleaned: false, ...known, ...batch, finishedAt: finished ? this.now : null });
+      // The state's batches are the rows as loaded: their run and freeze are what setRun and
+      // setFrozen may have replaced since, in this session. Those come from what is known.
+      const executor = known ? { run: known.run, frozenSince: known.frozenSince, frozenMs: known.frozenMs, cleaned: known.cleaned } : {};
+      this.batches.set(batch.id, { frozenSince: null, frozenMs: 0, run: null, cleaned: false, ...known, ...batch, ...executor, finishedAt: finished ? this.now : null });
     };
     for (const change of transition.changes) {
       if (change.kind === 'batch_started') keep(change.batch, false);
