@@ -82,6 +82,13 @@ export class QueueSession {
     if (batch) this.batches.set(batchId, { ...batch, run });
   }
 
+  /** The entry's head becomes the one the queue's own update made (checks in place, head-update.ts). */
+  async takeUpdatedHead(entryId: string, headSha: string): Promise<void> {
+    await this.store.mergeQueues.takeUpdatedHead(this.trx, entryId, headSha);
+    this.state = { ...this.state, entries: this.state.entries.map((entry) => (entry.id === entryId ? { ...entry, headSha } : entry)) };
+    this.plannedAt = null;
+  }
+
   /** Records how long a passed batch has been held by a freeze (seconds_waiting_for_freeze). */
   async setFrozen(batchId: string, frozenSince: number | null, frozenMs: number): Promise<void> {
     await this.store.mergeQueues.setFrozen(this.trx, batchId, frozenSince, frozenMs);
