@@ -74,6 +74,12 @@ export class HostingPlatform {
     return { kind: 'merged', sha: shaOf(objectOf(reply.data, 'merge commit').sha) };
   }
 
+  /** The parents of a commit, first parent first (a merge commit has two). */
+  async commitParents(repo: RepositoryRef, sha: string): Promise<string[]> {
+    const reply = await this.call(repo, 'GET /repos/{owner}/{repo}/commits/{ref}', { ref: sha, per_page: 1 });
+    return arrayOf(objectOf(reply.data, 'commit').parents, 'commit parents').map((parent) => shaOf(objectOf(parent, 'commit parent').sha, 'commit parent sha'));
+  }
+
   async compare(repo: RepositoryRef, base: string, head: string): Promise<Comparison> {
     const reply = await this.call(repo, 'GET /repos/{owner}/{repo}/compare/{basehead}', { basehead: `${base}...${head}`, per_page: 1 });
     return readComparison(reply.data);

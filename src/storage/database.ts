@@ -115,6 +115,8 @@ export interface MergeQueueEntriesTable {
   left_at: NullableTimestamp;
   leave_code: string | null;
   leave_batch_id: string | null;
+  /** The executor's own update of the head in progress (JSON text), checks in place. */
+  head_update: string | null;
 }
 
 export interface MergeQueueBatchesTable {

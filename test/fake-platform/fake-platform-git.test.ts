@@ -150,12 +150,28 @@ describe('fake platform: git behaviour', () => {
     const base = await platform.push({ repo, branch: 'main', changes: { 'b.txt': 'b\n' } });
     assert.equal((await call('GET', `/repos/${repo}/pulls/${pr.number}`)).json.mergeable_state, 'behind');
     assert.equal((await call('PUT', `/repos/${repo}/pulls/${pr.number}/update-branch`, { expected_head_sha: base })).status, 422);
+    platform.ci.configure({ delayMs: 0, branches: (branch) => branch === pr.branch, checks: [{ name: 'ci/test' }] });
     const updated = await call('PUT', `/repos/${repo}/pulls/${pr.number}/update-branch`, { expected_head_sha: pr.headSha });
     assert.equal(updated.status, 202);
+    assert.deepEqual(Object.keys(updated.json).sort(), ['message', 'url']);
+    assert.equal(updated.json.message, 'Updating pull request branch.');
     const head = platform.pullRequest(repo, pr.number).headSha;
     const [merge] = await platform.history(repo, pr.branch);
-    assert.deepEqual([merge!.sha, merge!.parents], [head, [pr.headSha, base]]);
+    assert.deepEqual([merge!.sha, merge!.parents, merge!.message.trim()], [head, [pr.headSha, base], `Merge branch 'main' into ${pr.branch}`]);
     assert.equal(platform.webhooks.sent('pull_request', 'synchronize').at(-1)!.payload.after, head);
+    await platform.ci.settled();
+    assert.deepEqual(platform.ci.runs.filter((run) => run.repository === repo).map((run) => [run.sha, run.verdict]), [[head, 'success']], 'CI runs on the new head of a branch it watches');
+    platform.ci.configure(undefined);
+  });
+
+  test('update-branch refuses a conflict with the base and moves nothing', async () => {
+    const repo = await newRepo({ 'shared.txt': 'base\n' });
+    const pr = await platform.openPullRequest({ repo, changes: { 'shared.txt': 'mine\n' } });
+    await platform.push({ repo, branch: 'main', changes: { 'shared.txt': 'theirs\n' } });
+    const refused = await call('PUT', `/repos/${repo}/pulls/${pr.number}/update-branch`, { expected_head_sha: pr.headSha });
+    assert.deepEqual([refused.status, refused.json.message], [422, 'merge conflict between base and head']);
+    assert.equal(platform.pullRequest(repo, pr.number).headSha, pr.headSha);
+    assert.equal(await platform.branchSha(repo, pr.branch), pr.headSha);
   });
 
   test('a base moved to a commit holding a pull request head marks that pull request merged', async () => {

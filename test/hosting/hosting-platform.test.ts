@@ -118,13 +118,17 @@ describe('hosting client against the fake platform', () => {
     assert.equal(platform.mutations().filter((r) => r.url === `/repos/${full}/pulls/${moved.number}/merge`).length, 1, 'a 409 is not retried');
   });
 
-  test('updating a pull request branch: updating, head moved, up to date, conflict', async () => {
+  test('updating a pull request branch: updating, head moved, up to date, conflict; the parents of the merge', async () => {
     const { ref, full } = await newRepo();
+    const opened = await platform.branchSha(full, 'main');
     const pr = await platform.openPullRequest({ repo: full, changes: { 'p.txt': 'p\n' } });
     assert.deepEqual(await client.updatePullRequestBranch(ref, pr.number, pr.headSha), { kind: 'up_to_date' });
     await platform.push({ repo: full, branch: 'main', changes: { 'q.txt': 'q\n' } });
     assert.deepEqual(await client.updatePullRequestBranch(ref, pr.number, 'f'.repeat(40)), { kind: 'head_moved' });
     assert.deepEqual(await client.updatePullRequestBranch(ref, pr.number, pr.headSha), { kind: 'updating' });
+    const updated = platform.pullRequest(full, pr.number).headSha;
+    assert.deepEqual(await client.commitParents(ref, updated), [pr.headSha, await platform.branchSha(full, 'main')]);
+    assert.deepEqual(await client.commitParents(ref, pr.headSha), [opened]);
     const clash = await platform.openPullRequest({ repo: full, changes: { 'shared.txt': 'mine\n' } });
     await platform.push({ repo: full, branch: 'main', changes: { 'shared.txt': 'theirs\n' } });
     assert.deepEqual(await client.updatePullRequestBranch(ref, clash.number, clash.headSha), { kind: 'conflict' });

@@ -23,3 +23,13 @@ export function batchSizeBounds(rule: QueueRuleConfig): { min: number; max: numb
   const size = rule.batch_size;
   return typeof size === 'number' ? { min: size, max: size } : { min: size.min, max: Math.max(size.min, size.max) };
 }
+
+/**
+ * Whether a rule's batches are checked in place, on the pull request itself updated with its base,
+ * rather than on a draft pull request of a batch branch (DESIGN §10): only when the queue checks
+ * one batch at a time and the rule's batches hold one pull request, so nothing is speculated on.
+ */
+export function checksInPlace(config: MergeQueueConfig, rule: QueueRuleConfig): boolean {
+  const { min, max } = batchSizeBounds(rule);
+  return config.merge_queue.max_parallel_checks === 1 && min === 1 && max === 1;
+}

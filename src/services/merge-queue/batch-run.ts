@@ -6,15 +6,20 @@ import type { QueueCheckRecord } from '../../domain/merge-queue/queue-events.ts'
 export interface BatchRun {
   /** Check attempt this run is for (the batch's retries): a retry starts a new run. */
   attempt: number;
-  /** The batch branch: `switchyard/merge-queue/{base}/{batch id}`. */
+  /** The batch branch: `switchyard/merge-queue/{base}/{batch id}`; empty when checked in place. */
   branch: string;
+  /**
+   * Checked in place (DESIGN §10): on the pull request itself, updated with its base when
+   * behind; no branch of the queue's, and `checkPull` is that pull request, which is never closed.
+   */
+  inPlace?: boolean;
   /** The base head the branch was created at; null until created. */
   baseSha: string | null;
   /** Entries whose heads are merged into the branch so far, in order. */
   merged: string[];
-  /** The branch head once every head is merged: what the checks decide on. */
+  /** The branch head once every head is merged (in place: the pull request's head): what the checks decide on. */
   headSha: string | null;
-  /** The draft pull request checking the branch (number as decimal text). */
+  /** The pull request checking the head (number as decimal text): the draft, or the pull request itself in place. */
   checkPull: { number: string; inPlace: boolean } | null;
   /** Required checks seen on the head: how many passed, of how many. */
   checks: { passed: number; total: number };
@@ -27,4 +32,9 @@ export interface BatchRun {
 
 export function newBatchRun(attempt: number, branch: string): BatchRun {
   return { attempt, branch, baseSha: null, merged: [], headSha: null, checkPull: null, checks: { passed: 0, total: 0 }, unsuccessfulChecks: [], mergedEntries: {} };
+}
+
+/** A run checking a batch of one pull request on that pull request (queue-rule.ts checksInPlace). */
+export function newInPlaceRun(attempt: number): BatchRun {
+  return { ...newBatchRun(attempt, ''), inPlace: true };
 }

@@ -82,6 +82,13 @@ export class QueueSession {
     if (batch) this.batches.set(batchId, { ...batch, run });
   }
 
+  /** The entry's head becomes the one the queue's own update made (checks in place, head-update.ts). */
+  async takeUpdatedHead(entryId: string, headSha: string): Promise<void> {
+    await this.store.mergeQueues.takeUpdatedHead(this.trx, entryId, headSha);
+    this.state = { ...this.state, entries: this.state.entries.map((entry) => (entry.id === entryId ? { ...entry, headSha } : entry)) };
+    this.plannedAt = null;
+  }
+
   /** Records how long a passed batch has been held by a freeze (seconds_waiting_for_freeze). */
   async setFrozen(batchId: string, frozenSince: number | null, frozenMs: number): Promise<void> {
     await this.store.mergeQueues.setFrozen(this.trx, batchId, frozenSince, frozenMs);
@@ -127,7 +134,10 @@ export class QueueSession {
   private remember(transition: QueueTransition): void {
     const keep = (batch: Batch, finished: boolean) => {
       const known = this.batches.get(batch.id);
-      this.batches.set(batch.id, { frozenSince: null, frozenMs: 0, run: null, cleaned: false, ...known, ...batch, finishedAt: finished ? this.now : null });
+      // The state's batches are the rows as loaded: their run and freeze are what setRun and
+      // setFrozen may have replaced since, in this session. Those come from what is known.
+      const executor = known ? { run: known.run, frozenSince: known.frozenSince, frozenMs: known.frozenMs, cleaned: known.cleaned } : {};
+      this.batches.set(batch.id, { frozenSince: null, frozenMs: 0, run: null, cleaned: false, ...known, ...batch, ...executor, finishedAt: finished ? this.now : null });
     };
     for (const change of transition.changes) {
       if (change.kind === 'batch_started') keep(change.batch, false);

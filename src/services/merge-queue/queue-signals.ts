@@ -1,6 +1,7 @@
 // What hosting-platform webhooks mean to the merge queue (DESIGN.md §9–10): a queued pull request
 // that was closed, merged outside the queue, moved to another base or pushed to leaves the queue;
-// a comment may hold a command; check results and pushes wake the executor.
+// a comment may hold a command; check results and pushes wake the executor. A head move the
+// queue itself asked for (checks in place) is the executor's to judge, not a push.
 import type { Transaction } from 'kysely';
 import { ApiError } from '../../errors.ts';
 import type { PullRequestChange, PullRequestComment, RepositoryName } from '../../domain/webhooks/hosting-event.ts';
@@ -8,6 +9,7 @@ import type { HostingPlatform } from '../../hosting/hosting-platform.ts';
 import type { Database } from '../../storage/database.ts';
 import type { RepositoryIdentity } from '../../storage/queries/repositories.ts';
 import type { Store } from '../../storage/store.ts';
+import { readHeadUpdate } from './head-update.ts';
 import type { MergeQueueService, QueueRequest } from './merge-queue-service.ts';
 
 const COMMAND = /^[ \t]*@switchyard[ \t]+(queue|dequeue)\b[ \t]*([\w.\-]+)?[ \t]*$/im;
@@ -39,7 +41,19 @@ export class QueueSignals {
     const entry = (await store.mergeQueues.activeEntries(active.queueId, trx)).find((e) => e.id === active.entryId);
     if (!queue || !entry) return;
     const code = await this.leaveCode(trx, active.queueId, active.entryId, entry.headSha, queue.baseRef, change);
+    if (code === 'PULL_REQUEST_UPDATED' && (await this.movedByQueue(trx, active.entryId, entry.headSha))) {
+      // The queue's own update of the head (checks in place): the executor reads the new head
+      // and takes it, or dequeues the pull request if it is not that update's merge.
+      this.deps.wake(repository.id);
+      return;
+    }
     if (code) await this.deps.service.dequeue(repository, change.number, code, { trigger: TRIGGERS.webhook }, trx);
+  }
+
+  /** Whether the merge queue has an update of this head of its own in progress (head-update.ts). */
+  private async movedByQueue(trx: Transaction<Database>, entryId: string, headSha: string): Promise<boolean> {
+    const update = readHeadUpdate(await this.deps.store.mergeQueues.headUpdateOf(entryId, trx));
+    return update?.from === headSha;
   }
 
   private async leaveCode(trx: Transaction<Database>, queueId: string, entryId: string, headSha: string, baseRef: string, change: PullRequestChange): Promise<string | null> {

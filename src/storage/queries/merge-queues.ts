@@ -220,6 +220,26 @@ export class MergeQueueQueries {
     return new Map(rows.map((row) => [row.queue_rule, Number(row.size)]));
   }
 
+  /** The executor's own head updates in progress (checks in place) of a queue's active entries: entry id → JSON. */
+  async headUpdates(queueId: string, db: Db = this.db): Promise<Map<string, unknown>> {
+    const rows = await db.selectFrom('merge_queue_entries').select(['id', 'head_update']).where('queue_id', '=', queueId).where('left_at', 'is', null).where('head_update', 'is not', null).execute();
+    return new Map(rows.map((row) => [row.id, JSON.parse(row.head_update as string)]));
+  }
+
+  async headUpdateOf(entryId: string, db: Db = this.db): Promise<unknown> {
+    const row = await db.selectFrom('merge_queue_entries').select('head_update').where('id', '=', entryId).executeTakeFirst();
+    return row?.head_update ? JSON.parse(row.head_update) : null;
+  }
+
+  async setHeadUpdate(db: Db, entryId: string, update: unknown): Promise<void> {
+    await db.updateTable('merge_queue_entries').set({ head_update: update === null ? null : JSON.stringify(update) }).where('id', '=', entryId).execute();
+  }
+
+  /** The entry's head becomes the one the executor's own update made; the update is over. */
+  async takeUpdatedHead(db: Db, entryId: string, headSha: string): Promise<void> {
+    await db.updateTable('merge_queue_entries').set({ head_sha: headSha, head_update: null }).where('id', '=', entryId).execute();
+  }
+
   async setBaseSha(db: Db, queueId: string, sha: string | null): Promise<void> {
     await db.updateTable('merge_queues').set({ base_sha: sha }).where('id', '=', queueId).execute();
   }

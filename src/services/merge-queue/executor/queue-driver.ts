@@ -4,8 +4,9 @@
 // step: a process killed anywhere resumes from the rows, repeating at most the one action, and
 // each action is safe to repeat (a branch that exists is reset, a head merged twice merges
 // nothing, a pull request opened twice is found, a merge is pinned to the head that was checked).
+// A batch checked in place (in-place-checks.ts) is prepared on the pull request itself.
 import { applyBatchResult, baseMovedOutside, markChecksStarted, mergeBatch, removeEntry, resetQueue, startBatches } from '../../../domain/merge-queue/index.ts';
-import { queueRule } from '../../../domain/merge-queue/queue-rule.ts';
+import { checksInPlace, queueRule } from '../../../domain/merge-queue/queue-rule.ts';
 import { viewStoredBatches } from '../../../domain/merge-queue/stored-batches.ts';
 import type { Batch, QueueEntry, QueueState } from '../../../domain/merge-queue/model.ts';
 import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
@@ -13,10 +14,12 @@ import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
 import type { RepositoryIdentity } from '../../../storage/queries/repositories.ts';
 import type { Store } from '../../../storage/store.ts';
-import { newBatchRun, type BatchRun } from '../batch-run.ts';
+import { newBatchRun, newInPlaceRun, type BatchRun } from '../batch-run.ts';
+import { readHeadUpdate, type HeadUpdate } from '../head-update.ts';
 import { QueueSession } from '../queue-session.ts';
 import { TRIGGERS } from '../queue-signals.ts';
 import { judgeChecks } from './batch-checks.ts';
+import { InPlaceChecks } from './in-place-checks.ts';
 
 export const QUEUE_BRANCH_PREFIX = 'switchyard/merge-queue/';
 
@@ -35,6 +38,8 @@ interface Work {
   running: string[];
   toMerge: string[];
   cleanup: string[];
+  /** The queue's own head updates no preparing batch follows (its batch was aborted meanwhile). */
+  headUpdates: { entry: QueueEntry; update: HeadUpdate }[];
 }
 
 export function batchBranch(baseRef: string, batchId: string, attempt: number): string {
@@ -44,6 +49,7 @@ export function batchBranch(baseRef: string, batchId: string, attempt: number): 
 export class QueueDriver {
   private readonly polledAt = new Map<string, number>();
   private readonly repo: RepositoryRef;
+  private readonly inPlace: InPlaceChecks;
 
   constructor(
     private readonly deps: DriverDeps,
@@ -52,6 +58,7 @@ export class QueueDriver {
     private readonly baseRef: string,
   ) {
     this.repo = { owner: repository.owner, repo: repository.name };
+    this.inPlace = new InPlaceChecks({ platform: deps.platform, repo: this.repo, baseRef, clock: deps.clock, session: (fn, pull) => this.session(fn, pull) });
   }
 
   /** Checks every running batch at the next cycle (a webhook said checks changed). */
@@ -65,14 +72,23 @@ export class QueueDriver {
     const work = await this.bookkeeping();
     if (!work) return;
     for (const id of work.toMerge) if (await renew()) await this.merge(id, renew);
+    for (const { entry, update } of work.headUpdates) {
+      const key = `update:${entry.id}`;
+      if (this.due(key) && (await renew()) && (await this.inPlace.readUpdate(entry, update))) this.polledAt.delete(key);
+    }
     for (const id of work.preparing) if (await renew()) await this.prepare(id, renew);
     for (const id of work.running) if (await renew()) await this.poll(id);
     for (const id of work.cleanup) if (await renew()) await this.cleanUp(id);
   }
 
-  private session<T>(fn: (session: QueueSession) => Promise<T>): Promise<T | null> {
+  /**
+   * One change under the queue's lock. `pull`: the pull request's lock is taken first, as the
+   * webhooks that change it take it before the queue's, so what they recorded of it is read here.
+   */
+  private session<T>(fn: (session: QueueSession) => Promise<T>, pull?: bigint): Promise<T | null> {
     const { store, clock } = this.deps;
     return store.db.transaction().execute(async (trx) => {
+      if (pull !== undefined) await store.pullRequests.lock(trx, this.repository.id, pull);
       const queue = await store.mergeQueues.lock(trx, this.queueId);
       if (!queue) return null;
       const session = await QueueSession.load(store, trx, this.repository, queue, { trigger: TRIGGERS.executor, now: clock() });
@@ -121,7 +137,7 @@ export class QueueDriver {
       for (const batch of s.state.batches) {
         const run = s.runOf(batch.id);
         if (batch.phase === 'preparing' && (!run || run.attempt !== batch.retries)) {
-          await s.setRun(batch.id, { ...newBatchRun(batch.retries, batchBranch(this.baseRef, batch.id, batch.retries)), stale: staleOf(run) });
+          await s.setRun(batch.id, { ...this.newRun(s, batch), stale: staleOf(run) });
         }
         if (batch.phase === 'passed') await this.countFreeze(s, batch.id);
       }
@@ -131,8 +147,39 @@ export class QueueDriver {
         running: s.state.batches.filter((b) => b.phase === 'running').map((b) => b.id),
         toMerge: [...s.plan().toMerge],
         cleanup,
+        headUpdates: await this.unfollowedUpdates(s),
       };
     });
+  }
+
+  /**
+   * A first check attempt of a batch of one pull request, when the queue checks one batch at a
+   * time, is in place; retries run on a draft pull request: CI runs again on its new branch,
+   * where the pull request's unchanged head would only show the same checks again.
+   */
+  private newRun(s: QueueSession, batch: Batch): BatchRun {
+    const inPlace = batch.retries === 0 && batch.entryIds.length === 1 && checksInPlace(s.config, queueRule(s.config, batch.queueRule));
+    return inPlace ? newInPlaceRun(batch.retries) : newBatchRun(batch.retries, batchBranch(this.baseRef, batch.id, batch.retries));
+  }
+
+  /** Head updates of entries that no batch preparing in place follows, nor any passed batch merges. */
+  private async unfollowedUpdates(s: QueueSession): Promise<Work['headUpdates']> {
+    const updates = await s.store.mergeQueues.headUpdates(s.queue.id, s.trx);
+    if (updates.size === 0) return [];
+    const followed = new Set(s.state.batches.filter((b) => b.phase === 'passed' || (b.phase === 'preparing' && s.runOf(b.id)?.inPlace)).flatMap((b) => b.entryIds));
+    return [...updates].flatMap(([id, stored]) => {
+      const entry = s.state.entries.find((e) => e.id === id);
+      const update = readHeadUpdate(stored);
+      return entry && update && !followed.has(id) ? [{ entry, update }] : [];
+    });
+  }
+
+  /** Whether `key` was not looked at within the poll interval (and marks it looked at now). */
+  private due(key: string): boolean {
+    const now = this.deps.clock();
+    if ((this.polledAt.get(key) ?? -Infinity) + this.deps.pollMs > now) return false;
+    this.polledAt.set(key, now);
+    return true;
   }
 
   /** seconds_waiting_for_freeze: how long a passed batch was held by a freeze. */
@@ -151,10 +198,13 @@ export class QueueDriver {
         const batch = s.state.batches.find((b) => b.id === batchId);
         const run = s.runOf(batchId);
         if (!batch || batch.phase !== 'preparing' || !run || run.attempt !== batch.retries) return null;
-        return { batch, run, closure: closureEntries(s.state, batchId) };
+        const update = run.inPlace ? readHeadUpdate(await s.store.mergeQueues.headUpdateOf(batch.entryIds[0] as string, s.trx)) : null;
+        return { batch, run, closure: closureEntries(s.state, batchId), update };
       });
       if (!snapshot) return;
-      if (!(await this.prepareStep(snapshot.batch, snapshot.run, snapshot.closure))) return;
+      const { batch, run, closure, update } = snapshot;
+      const more = run.inPlace ? await this.inPlace.step(batch, run, closure, update) : await this.prepareStep(batch, run, closure);
+      if (!more) return;
     }
   }
 
@@ -233,9 +283,7 @@ export class QueueDriver {
 
   /** Reads a running batch's checks when due; records the verdict once they decide. */
   private async poll(batchId: string): Promise<void> {
-    const now = this.deps.clock();
-    if ((this.polledAt.get(batchId) ?? -Infinity) + this.deps.pollMs > now) return;
-    this.polledAt.set(batchId, now);
+    if (!this.due(batchId)) return;
     const snapshot = await this.session(async (s) => {
       const batch = s.state.batches.find((b) => b.id === batchId);
       const run = s.runOf(batchId);
@@ -333,7 +381,8 @@ export class QueueDriver {
     const run = batch.run as BatchRun | null;
     if (run) {
       for (const stale of run.stale ?? []) await this.removeFromPlatform(stale);
-      await this.removeFromPlatform({ branch: run.branch, checkPull: run.checkPull?.number ?? null });
+      // Checked in place, the branch and pull request are the author's: nothing to remove.
+      if (!run.inPlace) await this.removeFromPlatform({ branch: run.branch, checkPull: run.checkPull?.number ?? null });
     }
     await this.deps.store.mergeQueues.markCleaned(this.deps.store.db, batchId);
     this.polledAt.delete(batchId);
@@ -370,6 +419,7 @@ function unrecordedMerges(s: QueueSession, head: string): 'ours' | bigint[] {
 /** What a new run must remove first: the branch and check pull request of the attempt before. */
 function staleOf(run: BatchRun | null): BatchRun['stale'] {
   if (!run) return [];
+  if (run.inPlace) return [...(run.stale ?? [])];
   return [...(run.stale ?? []), { branch: run.branch, checkPull: run.checkPull?.number ?? null }];
 }
 
