@@ -78,7 +78,7 @@ export class QueueDriver {
     }
     for (const id of work.preparing) if (await renew()) await this.prepare(id, renew);
     for (const id of work.running) if (await renew()) await this.poll(id);
-    for (const id of work.cleanup) if (await renew()) await this.cleanUp(id);
+    for (const id of work.cleanup) if (await renew()) await this.cleanUp(id, renew);
   }
 
   /**
@@ -375,14 +375,19 @@ export class QueueDriver {
   }
 
   /** A finished batch's check pull request closed and its branch deleted. */
-  private async cleanUp(batchId: string): Promise<void> {
+  private async cleanUp(batchId: string, renew: () => Promise<boolean>): Promise<void> {
     const batch = (await this.deps.store.mergeQueues.batches(this.queueId, undefined, [batchId]))[0];
     if (!batch || batch.cleaned) return;
     const run = batch.run as BatchRun | null;
     if (run) {
-      for (const stale of run.stale ?? []) await this.removeFromPlatform(stale);
       // Checked in place, the branch and pull request are the author's: nothing to remove.
-      if (!run.inPlace) await this.removeFromPlatform({ branch: run.branch, checkPull: run.checkPull?.number ?? null });
+      const left = [...(run.stale ?? []), ...(run.inPlace ? [] : [{ branch: run.branch, checkPull: run.checkPull?.number ?? null }])];
+      // The lease is renewed between leftovers (each up to three platform calls), so a batch
+      // retried many times cannot outlast it; removing a leftover twice is harmless.
+      for (const [i, leftover] of left.entries()) {
+        if (i > 0 && !(await renew())) return;
+        await this.removeFromPlatform(leftover);
+      }
     }
     await this.deps.store.mergeQueues.markCleaned(this.deps.store.db, batchId);
     this.polledAt.delete(batchId);
