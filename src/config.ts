@@ -48,6 +48,15 @@ export interface Limits {
   /** activity-log lists and aggregates running at once, per owner and in all */
   readonly expensiveReadsPerOwner: number;
   readonly expensiveReadsTotal: number;
+  /** connections open at once, in all and from one client address (a trusted proxy's count in all only) */
+  readonly connectionsTotal: number;
+  readonly connectionsPerAddress: number;
+  /** how long a client may take to send its headers, its whole request, and each part of its body */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly bodyStallTimeoutMs: number;
+  /** how long a connection may stay open between requests */
+  readonly keepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -58,11 +67,24 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   requestsPerMinutePerOwner: 3000,
   expensiveReadsPerOwner: 2,
   expensiveReadsTotal: 6,
+  connectionsTotal: 4096,
+  connectionsPerAddress: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  bodyStallTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
 });
 
 const MiB = 1024 * 1024;
 
 function limits(env: Env): Limits {
+  const seconds = (name: string, fallbackMs: number, max: number) => integer(env, name, fallbackMs / 1000, 1, max) * 1000;
+  const headersTimeoutMs = seconds('SWITCHYARD_HEADERS_TIMEOUT_SECONDS', DEFAULT_LIMITS.headersTimeoutMs, 600);
+  const requestTimeoutMs = seconds('SWITCHYARD_REQUEST_TIMEOUT_SECONDS', DEFAULT_LIMITS.requestTimeoutMs, 3600);
+  // Node refuses to start a server whose headers may take longer than the whole request.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`SWITCHYARD_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / 1000}) must not be more than SWITCHYARD_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000})`);
+  }
   return Object.freeze({
     bodiesInFlightBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_MIB', DEFAULT_LIMITS.bodiesInFlightBytes / MiB, 16, 1_000_000) * MiB,
     bodiesInFlightPerClientBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', DEFAULT_LIMITS.bodiesInFlightPerClientBytes / MiB, 11, 1_000_000) * MiB,
@@ -71,6 +93,12 @@ function limits(env: Env): Limits {
     requestsPerMinutePerOwner: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_OWNER', DEFAULT_LIMITS.requestsPerMinutePerOwner, 1, 10_000_000),
     expensiveReadsPerOwner: integer(env, 'SWITCHYARD_EXPENSIVE_READS_PER_OWNER', DEFAULT_LIMITS.expensiveReadsPerOwner, 1, 1000),
     expensiveReadsTotal: integer(env, 'SWITCHYARD_EXPENSIVE_READS_TOTAL', DEFAULT_LIMITS.expensiveReadsTotal, 1, 1000),
+    connectionsTotal: integer(env, 'SWITCHYARD_MAX_CONNECTIONS', DEFAULT_LIMITS.connectionsTotal, 1, 1_000_000),
+    connectionsPerAddress: integer(env, 'SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS', DEFAULT_LIMITS.connectionsPerAddress, 1, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyStallTimeoutMs: seconds('SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS', DEFAULT_LIMITS.bodyStallTimeoutMs, 600),
+    keepAliveTimeoutMs: seconds('SWITCHYARD_KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_LIMITS.keepAliveTimeoutMs, 600),
   });
 }
 

@@ -119,6 +119,12 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
     SWITCHYARD_EXPENSIVE_READS_PER_OWNER: '1',
     SWITCHYARD_EXPENSIVE_READS_TOTAL: '4',
     SWITCHYARD_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1',
+    SWITCHYARD_MAX_CONNECTIONS: '1000',
+    SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS: '20',
+    SWITCHYARD_HEADERS_TIMEOUT_SECONDS: '5',
+    SWITCHYARD_REQUEST_TIMEOUT_SECONDS: '60',
+    SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS: '3',
+    SWITCHYARD_KEEP_ALIVE_TIMEOUT_SECONDS: '65',
   });
   assert.deepEqual(set.limits, {
     bodiesInFlightBytes: 64 * 1024 * 1024,
@@ -128,9 +134,16 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
     requestsPerMinutePerOwner: 70,
     expensiveReadsPerOwner: 1,
     expensiveReadsTotal: 4,
+    connectionsTotal: 1000,
+    connectionsPerAddress: 20,
+    headersTimeoutMs: 5000,
+    requestTimeoutMs: 60_000,
+    bodyStallTimeoutMs: 3000,
+    keepAliveTimeoutMs: 65_000,
   });
   assert.deepEqual(set.trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
-  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0']]) {
+  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0'], ['SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS', '0'], ['SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS', '0.5'], ['SWITCHYARD_HEADERS_TIMEOUT_SECONDS', '601']]) {
     assert.throws(() => loadConfig({ [name!]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(name!), `${name}=${value}`);
   }
+  assert.throws(() => loadConfig({ SWITCHYARD_HEADERS_TIMEOUT_SECONDS: '30', SWITCHYARD_REQUEST_TIMEOUT_SECONDS: '20' }), (error: unknown) => error instanceof ConfigError && error.message === 'SWITCHYARD_HEADERS_TIMEOUT_SECONDS (30) must not be more than SWITCHYARD_REQUEST_TIMEOUT_SECONDS (20)');
 });
