@@ -20,7 +20,7 @@ const arg = (name: string, fallback: string) => {
   return index >= 0 ? process.argv[index + 1]! : fallback;
 };
 const backend = arg('backend', 'postgres') as 'pglite' | 'postgres';
-const seconds = Math.min(60, Number(arg('seconds', '15')));
+const seconds = Math.min(120, Number(arg('seconds', '15')));
 const floods = new Set(arg('floods', 'items,webhooks,listings,idle').split(','));
 const idleCount = Math.min(40_000, Number(arg('idle', '21000')));
 const idleRate = Math.min(10_000, Number(arg('idle-rate', '3000')));
