@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DEFAULT_LIMITS, type Config, type Limits } from './config.ts';
+import { DEFAULT_LIMITS, DEFAULT_WEBHOOK_MAX_AGE_SECONDS, type Config, type Limits } from './config.ts';
 import { ApiError } from './errors.ts';
 import { parseJson, stringifyJson } from './json/exact-json.ts';
 import { decodeUtf8 } from './json/strict-utf8.ts';
@@ -42,7 +42,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
   /** `limits` left out are DEFAULT_LIMITS */
-  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[] };
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[]; webhookMaxAgeSeconds?: number };
   store: Store;
   hosting: HostingApi;
   /** The merge queue's use cases; made over `store` when not given. */
@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logRoutes, { auth, store: deps.store, publicUrl: deps.config.publicUrl });
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
-  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals });
+  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals, maxAgeSeconds: deps.config.webhookMaxAgeSeconds ?? DEFAULT_WEBHOOK_MAX_AGE_SECONDS });
   const onQueueChanged = (repositoryId: string) => {
     deps.onQueueChanged?.(repositoryId);
     deps.executor?.wake(repositoryId);

@@ -19,6 +19,8 @@ export interface Config {
   readonly statementTimeoutMs: number;
   readonly serviceToken: string | undefined;
   readonly webhookSecret: string | undefined;
+  /** how far back a webhook payload's own time may lie (seconds): older deliveries are refused as possible replays */
+  readonly webhookMaxAgeSeconds: number;
   readonly hostingApiUrl: string;
   /** how the merge queue acts on the hosting platform (DESIGN.md §10); none when not set */
   readonly hostingCredentials: HostingCredentials | undefined;
@@ -76,6 +78,9 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 });
 
 const MiB = 1024 * 1024;
+
+/** GitHub lets a delivery be redelivered for three days: one that old is still accepted. */
+export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 3 * 24 * 3600;
 
 function limits(env: Env): Limits {
   const seconds = (name: string, fallbackMs: number, max: number) => integer(env, name, fallbackMs / 1000, 1, max) * 1000;
@@ -211,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: integer(env, 'SWITCHYARD_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
+    webhookMaxAgeSeconds: integer(env, 'SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS', DEFAULT_WEBHOOK_MAX_AGE_SECONDS, 60, 30 * 24 * 3600),
     hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',
     hostingCredentials: hostingCredentials(env),
     tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),

@@ -16,6 +16,7 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.logLevel, 'info');
   assert.equal(config.databasePoolSize, 10);
   assert.equal(config.statementTimeoutMs, 30_000);
+  assert.equal(config.webhookMaxAgeSeconds, 3 * 24 * 3600, "GitHub's redelivery window");
   assert.ok(Object.isFrozen(config));
 });
 
@@ -34,8 +35,10 @@ test('every setting is read', () => {
     SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '5',
     SWITCHYARD_DB_POOL_SIZE: '25',
     SWITCHYARD_STATEMENT_TIMEOUT_MS: '5000',
+    SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS: '600',
     LOG_LEVEL: 'debug',
   });
+  assert.equal(config.webhookMaxAgeSeconds, 600);
   assert.equal(config.mergeQueuePollSeconds, 2);
   assert.equal(config.mergeQueueLeaseSeconds, 5);
   assert.deepEqual([config.databasePoolSize, config.statementTimeoutMs], [25, 5000]);
@@ -57,6 +60,7 @@ test('bad values are refused with a message naming the variable', () => {
     SWITCHYARD_DB_POOL_SIZE: '0',
     SWITCHYARD_STATEMENT_TIMEOUT_MS: '30s',
     SWITCHYARD_WEBHOOK_SECRET: 'short',
+    SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS: '59',
     LOG_LEVEL: 'verbose',
   };
   for (const [name, value] of Object.entries(cases)) {
