@@ -40,6 +40,18 @@ async function halfSent(t: TestApp, from: string, count: number): Promise<RawReq
   return opened;
 }
 
+/** Connections the server counts as open, read from /metrics (the asking one included). */
+async function openConnections(t: TestApp): Promise<number> {
+  return Number(/^switchyard_connections_open (\d+)$/m.exec((await call(t, '127.0.0.2', 'GET', '/metrics')).body)?.[1]);
+}
+
+/** Waits until the server has seen closed what the test closed: at most `count` open besides the asking one. */
+async function settled(t: TestApp, count: number): Promise<void> {
+  for (const started = Date.now(); (await openConnections(t)) > count + 1; await sleep(50)) {
+    if (Date.now() - started > 5000) assert.fail(`still more than ${count} connections open after 5 s`);
+  }
+}
+
 /** Whether the server has neither answered nor closed `request` within `ms`. */
 async function stillWaiting(request: RawRequest, ms = 300): Promise<boolean> {
   return Promise.race([request.answer.then(() => false), sleep(ms).then(() => !request.socket.destroyed && request.socket.bytesRead === 0)]);
@@ -77,18 +89,18 @@ describe('connection caps', () => {
     assert.equal((await call(t, '127.0.0.2', 'GET', '/readyz')).status, 200);
     const created = await call(t, '127.0.0.2', 'POST', '/v1/admin/keys', { owner: 'acme', scope: 'ci', name: 'served beside a flood' });
     assert.equal(created.status, 201, created.body);
-    const metrics = (await call(t, '127.0.0.2', 'GET', '/metrics')).body;
-    assert.match(metrics, /^switchyard_connections_refused_total\{limit="address"\} 3$/m);
-    assert.match(metrics, /^switchyard_connections_open 5$/m, 'the four kept and the one asking');
+    assert.match((await call(t, '127.0.0.2', 'GET', '/metrics')).body, /^switchyard_connections_refused_total\{limit="address"\} 3$/m);
+    await settled(t, 4);
+    assert.equal(await openConnections(t), 5, 'the four kept and the one asking');
 
     // A connection closed gives its place back.
     for (const request of flood) request.socket.destroy();
-    await sleep(200);
+    await settled(t, 0);
     const again = await halfSent(t, '127.0.0.3', 4);
     open.push(...again);
     for (const request of again) assert.ok(await stillWaiting(request, 100));
     for (const request of again) request.socket.destroy();
-    await sleep(200);
+    await settled(t, 0);
   });
 
   test('past the total, every new connection is refused until one closes', async () => {
@@ -101,10 +113,11 @@ describe('connection caps', () => {
     assert.equal(refused.status, 503);
     assert.match(JSON.parse(refused.body).detail, /connections/);
     first[0]!.socket.destroy();
-    await sleep(200);
-    assert.equal((await call(t, '127.0.0.2', 'GET', '/healthz')).status, 200);
+    let answer = 503;
+    for (const started = Date.now(); answer === 503 && Date.now() - started < 5000; await sleep(50)) answer = (await call(t, '127.0.0.2', 'GET', '/healthz')).status;
+    assert.equal(answer, 200, 'served once the server has seen one close');
     for (const request of [...first, ...second, ...third]) request.socket.destroy();
-    await sleep(200);
+    await settled(t, 0);
   });
 
   test("a trusted proxy's connections count in the total only: its clients are all behind its one address", async () => {
