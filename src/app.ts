@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DEFAULT_LIMITS, type Config, type Limits } from './config.ts';
+import { DEFAULT_LIMITS, DEFAULT_WEBHOOK_MAX_AGE_SECONDS, type Config, type Limits } from './config.ts';
 import { ApiError } from './errors.ts';
 import { parseJson, stringifyJson } from './json/exact-json.ts';
 import { decodeUtf8 } from './json/strict-utf8.ts';
@@ -34,12 +34,15 @@ import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
 import { registerRateLimits } from './http/limits/rate-limits.ts';
 import { OwnerShare, registerOwnerShare } from './http/limits/owner-share.ts';
 import { registerLingeringClose } from './http/limits/lingering-close.ts';
+import { ConnectionGate, gateConnections } from './http/limits/connection-gate.ts';
+import { addressMatcher } from './http/limits/address-matcher.ts';
+import { registerBodyProgress } from './http/limits/body-progress.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
   /** `limits` left out are DEFAULT_LIMITS */
-  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[] };
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[]; webhookMaxAgeSeconds?: number };
   store: Store;
   hosting: HostingApi;
   /** The merge queue's use cases; made over `store` when not given. */
@@ -61,14 +64,22 @@ export function loggerOptions(level: Config['logLevel']) {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | undefined) {
+function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | undefined, limits: Limits) {
   return Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: BODY_LIMIT,
-    // Found in the security review (docs/security.md): Fastify turns Node's request timeout off,
-    // so a client that sent headers and then stalled its body held the connection forever. Two
-    // minutes is enough for a 10 MiB ingestion batch over a slow link.
-    requestTimeout: 120_000,
+    // What a legitimate client needs, not Node's or Fastify's defaults (60 s for headers, no limit
+    // on a request, 72 s idle between requests): a connection held by a slow or idle client is a
+    // connection nobody else has (docs/security.md, "Connections").
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node looks for expired requests every 30 s by default, which let a 60 s header timeout
+      // hold connections for 90.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 4)),
+    },
     // X-Forwarded-* are believed only from the configured proxies (none by default): they decide
     // the client address every per-client limit counts, and the links written back.
     trustProxy: config.trustedProxies?.length ? [...config.trustedProxies] : false,
@@ -114,10 +125,13 @@ function installCodecs(app: FastifyInstance): void {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
-  const app = createServer(deps.config, deps.logger);
+  const app = createServer(deps.config, deps.logger, limits);
+  const connections = new ConnectionGate({ total: limits.connectionsTotal, perAddress: limits.connectionsPerAddress }, addressMatcher(deps.config.trustedProxies ?? []));
+  gateConnections(app.server, connections);
   installCodecs(app);
   registerLingeringClose(app);
   registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
+  registerBodyProgress(app, limits.bodyStallTimeoutMs);
   await registerRateLimits(app, { perAddress: limits.requestsPerMinutePerAddress, perCredential: limits.requestsPerMinutePerCredential, perOwner: limits.requestsPerMinutePerOwner });
   registerOwnerShare(app, new OwnerShare({ perOwner: limits.expensiveReadsPerOwner, total: limits.expensiveReadsTotal, waitingPerOwner: 100 }));
   // First: it records every route registered after it, for the API document and its test.
@@ -129,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
-  const metrics = registerMetrics(app);
+  const metrics = registerMetrics(app, connections);
   const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store, Date.now, () => deps.executor?.wake());
   const signals = new QueueSignals({ store: deps.store, service: mergeQueue, platform: deps.hostingPlatform ?? null, wake: (repositoryId) => deps.executor?.wake(repositoryId) });
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
@@ -141,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logRoutes, { auth, store: deps.store, publicUrl: deps.config.publicUrl });
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
-  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals });
+  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals, maxAgeSeconds: deps.config.webhookMaxAgeSeconds ?? DEFAULT_WEBHOOK_MAX_AGE_SECONDS });
   const onQueueChanged = (repositoryId: string) => {
     deps.onQueueChanged?.(repositoryId);
     deps.executor?.wake(repositoryId);

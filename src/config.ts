@@ -19,6 +19,8 @@ export interface Config {
   readonly statementTimeoutMs: number;
   readonly serviceToken: string | undefined;
   readonly webhookSecret: string | undefined;
+  /** how far back a webhook payload's own time may lie (seconds): older deliveries are refused as possible replays */
+  readonly webhookMaxAgeSeconds: number;
   readonly hostingApiUrl: string;
   /** how the merge queue acts on the hosting platform (DESIGN.md §10); none when not set */
   readonly hostingCredentials: HostingCredentials | undefined;
@@ -48,6 +50,15 @@ export interface Limits {
   /** activity-log lists and aggregates running at once, per owner and in all */
   readonly expensiveReadsPerOwner: number;
   readonly expensiveReadsTotal: number;
+  /** connections open at once, in all and from one client address (a trusted proxy's count in all only) */
+  readonly connectionsTotal: number;
+  readonly connectionsPerAddress: number;
+  /** how long a client may take to send its headers, its whole request, and each part of its body */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly bodyStallTimeoutMs: number;
+  /** how long a connection may stay open between requests */
+  readonly keepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -58,11 +69,27 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   requestsPerMinutePerOwner: 3000,
   expensiveReadsPerOwner: 2,
   expensiveReadsTotal: 6,
+  connectionsTotal: 4096,
+  connectionsPerAddress: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  bodyStallTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
 });
 
 const MiB = 1024 * 1024;
 
+/** GitHub lets a delivery be redelivered for three days: one that old is still accepted. */
+export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 3 * 24 * 3600;
+
 function limits(env: Env): Limits {
+  const seconds = (name: string, fallbackMs: number, max: number) => integer(env, name, fallbackMs / 1000, 1, max) * 1000;
+  const headersTimeoutMs = seconds('SWITCHYARD_HEADERS_TIMEOUT_SECONDS', DEFAULT_LIMITS.headersTimeoutMs, 600);
+  const requestTimeoutMs = seconds('SWITCHYARD_REQUEST_TIMEOUT_SECONDS', DEFAULT_LIMITS.requestTimeoutMs, 3600);
+  // Node refuses to start a server whose headers may take longer than the whole request.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`SWITCHYARD_HEADERS_TIMEOUT_SECONDS (${headersTimeoutMs / 1000}) must not be more than SWITCHYARD_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000})`);
+  }
   return Object.freeze({
     bodiesInFlightBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_MIB', DEFAULT_LIMITS.bodiesInFlightBytes / MiB, 16, 1_000_000) * MiB,
     bodiesInFlightPerClientBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', DEFAULT_LIMITS.bodiesInFlightPerClientBytes / MiB, 11, 1_000_000) * MiB,
@@ -71,6 +98,12 @@ function limits(env: Env): Limits {
     requestsPerMinutePerOwner: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_OWNER', DEFAULT_LIMITS.requestsPerMinutePerOwner, 1, 10_000_000),
     expensiveReadsPerOwner: integer(env, 'SWITCHYARD_EXPENSIVE_READS_PER_OWNER', DEFAULT_LIMITS.expensiveReadsPerOwner, 1, 1000),
     expensiveReadsTotal: integer(env, 'SWITCHYARD_EXPENSIVE_READS_TOTAL', DEFAULT_LIMITS.expensiveReadsTotal, 1, 1000),
+    connectionsTotal: integer(env, 'SWITCHYARD_MAX_CONNECTIONS', DEFAULT_LIMITS.connectionsTotal, 1, 1_000_000),
+    connectionsPerAddress: integer(env, 'SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS', DEFAULT_LIMITS.connectionsPerAddress, 1, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyStallTimeoutMs: seconds('SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS', DEFAULT_LIMITS.bodyStallTimeoutMs, 600),
+    keepAliveTimeoutMs: seconds('SWITCHYARD_KEEP_ALIVE_TIMEOUT_SECONDS', DEFAULT_LIMITS.keepAliveTimeoutMs, 600),
   });
 }
 
@@ -183,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: integer(env, 'SWITCHYARD_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
+    webhookMaxAgeSeconds: integer(env, 'SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS', DEFAULT_WEBHOOK_MAX_AGE_SECONDS, 60, 30 * 24 * 3600),
     hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',
     hostingCredentials: hostingCredentials(env),
     tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),

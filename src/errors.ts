@@ -35,6 +35,7 @@ export const errorCatalogue = {
   owner_busy: { status: 429, detail: 'Too many expensive requests on this owner are waiting already; retry after the seconds in Retry-After.' },
   token_verifications_limited: { status: 429, detail: 'Too many unknown tokens were sent from this address; retry later.' },
   bodies_in_flight_limited: { status: 503, detail: 'The service is holding as many request bodies as it may (in all, or from this address); retry shortly.' },
+  connections_limited: { status: 503, detail: 'The service has as many connections open as it may (in all, or from this address); close idle ones and retry shortly.' },
   storage_unavailable: { status: 503, detail: 'Storage is unreachable; retry shortly.' },
   storage_timeout: { status: 503, detail: 'The query ran longer than the storage time limit and was stopped; narrow the window or the filters, or retry later.' },
   hosting_unavailable: { status: 503, detail: 'The hosting platform API is unreachable; retry shortly.' },

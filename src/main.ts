@@ -101,7 +101,7 @@ export async function startServer(config: Config): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   if (stopping) return; // a signal during listen: shutdown is already closing the app
-  stopRetention = scheduleRetention(store, config.retentionDays, app.log);
+  stopRetention = scheduleRetention(store, config, app.log);
   executor?.start();
   app.log.info({ backend: store.backend }, 'switchyard ready');
 }

@@ -3,6 +3,8 @@
 // a stream of random tokens from one address is cut off here. A token bucket per address (IPv6
 // per /64, which one host usually holds whole), in a bounded table that forgets the least
 // recently seen address first.
+import { addressKey } from '../domain/address-key.ts';
+
 export type BudgetAnswer = { granted: true } | { granted: false; retryAfterSeconds: number };
 
 interface Bucket {
@@ -46,16 +48,4 @@ export class VerificationBudget {
     this.buckets.set(key, bucket);
     return bucket;
   }
-}
-
-/** An IPv4 address as it is; an IPv6 address by its /64 (IPv4-mapped ones as IPv4). */
-export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!address.includes(':')) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }

@@ -1,7 +1,8 @@
 // Retention (DESIGN.md §8): events older than the configured number of days are removed, and so
 // are webhook delivery ids (only a redelivery within that time needs recognising). Runs
 // repository by repository and in bounded chunks, so each DELETE walks the window index and no
-// transaction holds many locks or a long snapshot.
+// transaction holds many locks or a long snapshot. The digests of webhook bodies applied are kept
+// only as long as a payload that old is accepted at all (issue 20, item 8).
 import { sql } from 'kysely';
 import type { Store } from '../storage/store.ts';
 
@@ -25,13 +26,31 @@ export async function purgeExpiredEvents(store: Store, retentionDays: number, no
   return removed;
 }
 
+/**
+ * An hour more than payloads are accepted for: the platform's clock may run ahead of ours, and a
+ * payload's time is when the platform wrote it, before it reached us.
+ */
+const PAYLOAD_MARGIN_MS = 3_600_000;
+
+/** Forgets the digests of webhook bodies received before any payload still accepted; how many. */
+export function forgetWebhookPayloads(store: Store, webhookMaxAgeSeconds: number, now: Date = new Date()): Promise<number> {
+  return store.webhookDeliveries.forgetPayloadsBefore(new Date(now.getTime() - webhookMaxAgeSeconds * 1000 - PAYLOAD_MARGIN_MS));
+}
+
+export interface RetentionSettings {
+  retentionDays: number;
+  webhookMaxAgeSeconds: number;
+}
+
 /** Purges now and then every `intervalMs`; returns a function that stops it. */
-export function scheduleRetention(store: Store, retentionDays: number, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }, intervalMs = 3_600_000): () => void {
+export function scheduleRetention(store: Store, settings: RetentionSettings, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }, intervalMs = 3_600_000): () => void {
+  const { retentionDays } = settings;
   let running = false;
   const run = async () => {
     if (running) return;
     running = true;
     try {
+      await forgetWebhookPayloads(store, settings.webhookMaxAgeSeconds);
       const removed = await purgeExpiredEvents(store, retentionDays);
       if (removed > 0) log.info({ removed, retentionDays }, 'retention: removed expired events');
     } catch (error) {

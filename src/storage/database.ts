@@ -71,6 +71,12 @@ export interface WebhookDeliveriesTable {
   received_at: Timestamp;
 }
 
+/** Bodies of webhook deliveries applied (SHA-256, hex), so one sent again under a new delivery id is recognised. */
+export interface WebhookPayloadsTable {
+  digest: string;
+  received_at: Timestamp;
+}
+
 export interface EventsTable {
   id: Serial;
   repository_id: Int8;
@@ -183,6 +189,7 @@ export interface Database {
   commit_scope_reports: CommitScopeReportsTable;
   pull_scope_reports: PullScopeReportsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_payloads: WebhookPayloadsTable;
   events: EventsTable;
   merge_queues: MergeQueuesTable;
   merge_queue_entries: MergeQueueEntriesTable;

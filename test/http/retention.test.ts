@@ -53,7 +53,7 @@ for (const backend of await backends()) {
       };
       const logged: object[] = [];
       await writeOld('first');
-      const stop = scheduleRetention(t.store, 90, { info: (o) => logged.push(o), warn: (o) => logged.push(o) }, 200);
+      const stop = scheduleRetention(t.store, { retentionDays: 90, webhookMaxAgeSeconds: 3600 }, { info: (o) => logged.push(o), warn: (o) => logged.push(o) }, 200);
       try {
         await until(async () => (await remaining('first')) === 0, 'the run at start');
         await writeOld('second');

@@ -55,11 +55,14 @@ export interface TestAppOptions {
   onQueueChanged?: (repositoryId: string) => void;
   /**
    * Limits other than the defaults (src/config.ts, DEFAULT_LIMITS). Every test client is
-   * 127.0.0.1 and most use a few keys, so the rate limits are out of the way unless set here.
+   * 127.0.0.1 and most use a few keys, so the rate limits and the connection caps are out of the
+   * way unless set here.
    */
   limits?: Partial<Limits>;
   /** SWITCHYARD_TRUSTED_PROXIES; none by default */
   trustedProxies?: string[];
+  /** SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS; the default otherwise */
+  webhookMaxAgeSeconds?: number;
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -70,7 +73,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }) : null;
   const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform: options.executorPlatform?.(platform) ?? platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, connectionsTotal: 1_000_000, connectionsPerAddress: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies, webhookMaxAgeSeconds: options.webhookMaxAgeSeconds },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
     hostingPlatform: platform,

@@ -16,6 +16,7 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.logLevel, 'info');
   assert.equal(config.databasePoolSize, 10);
   assert.equal(config.statementTimeoutMs, 30_000);
+  assert.equal(config.webhookMaxAgeSeconds, 3 * 24 * 3600, "GitHub's redelivery window");
   assert.ok(Object.isFrozen(config));
 });
 
@@ -34,8 +35,10 @@ test('every setting is read', () => {
     SWITCHYARD_MERGE_QUEUE_LEASE_SECONDS: '5',
     SWITCHYARD_DB_POOL_SIZE: '25',
     SWITCHYARD_STATEMENT_TIMEOUT_MS: '5000',
+    SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS: '600',
     LOG_LEVEL: 'debug',
   });
+  assert.equal(config.webhookMaxAgeSeconds, 600);
   assert.equal(config.mergeQueuePollSeconds, 2);
   assert.equal(config.mergeQueueLeaseSeconds, 5);
   assert.deepEqual([config.databasePoolSize, config.statementTimeoutMs], [25, 5000]);
@@ -57,6 +60,7 @@ test('bad values are refused with a message naming the variable', () => {
     SWITCHYARD_DB_POOL_SIZE: '0',
     SWITCHYARD_STATEMENT_TIMEOUT_MS: '30s',
     SWITCHYARD_WEBHOOK_SECRET: 'short',
+    SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS: '59',
     LOG_LEVEL: 'verbose',
   };
   for (const [name, value] of Object.entries(cases)) {
@@ -119,6 +123,12 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
     SWITCHYARD_EXPENSIVE_READS_PER_OWNER: '1',
     SWITCHYARD_EXPENSIVE_READS_TOTAL: '4',
     SWITCHYARD_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1',
+    SWITCHYARD_MAX_CONNECTIONS: '1000',
+    SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS: '20',
+    SWITCHYARD_HEADERS_TIMEOUT_SECONDS: '5',
+    SWITCHYARD_REQUEST_TIMEOUT_SECONDS: '60',
+    SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS: '3',
+    SWITCHYARD_KEEP_ALIVE_TIMEOUT_SECONDS: '65',
   });
   assert.deepEqual(set.limits, {
     bodiesInFlightBytes: 64 * 1024 * 1024,
@@ -128,9 +138,16 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
     requestsPerMinutePerOwner: 70,
     expensiveReadsPerOwner: 1,
     expensiveReadsTotal: 4,
+    connectionsTotal: 1000,
+    connectionsPerAddress: 20,
+    headersTimeoutMs: 5000,
+    requestTimeoutMs: 60_000,
+    bodyStallTimeoutMs: 3000,
+    keepAliveTimeoutMs: 65_000,
   });
   assert.deepEqual(set.trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
-  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0']]) {
+  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0'], ['SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS', '0'], ['SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS', '0.5'], ['SWITCHYARD_HEADERS_TIMEOUT_SECONDS', '601']]) {
     assert.throws(() => loadConfig({ [name!]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(name!), `${name}=${value}`);
   }
+  assert.throws(() => loadConfig({ SWITCHYARD_HEADERS_TIMEOUT_SECONDS: '30', SWITCHYARD_REQUEST_TIMEOUT_SECONDS: '20' }), (error: unknown) => error instanceof ConfigError && error.message === 'SWITCHYARD_HEADERS_TIMEOUT_SECONDS (30) must not be more than SWITCHYARD_REQUEST_TIMEOUT_SECONDS (20)');
 });

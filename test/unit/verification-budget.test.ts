@@ -2,7 +2,8 @@
 // what confirmed tokens cost, groups an IPv6 /64, and forgets the least recent address first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addressKey, VerificationBudget } from '../../src/hosting/verification-budget.ts';
+import { addressKey } from '../../src/domain/address-key.ts';
+import { VerificationBudget } from '../../src/hosting/verification-budget.ts';
 
 test('a bucket of `perMinute` verifications refills at that rate', () => {
   let now = 0;

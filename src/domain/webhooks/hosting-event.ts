@@ -41,6 +41,8 @@ export interface PullRequestComment {
   author: HostingAccount;
   commentId: bigint;
   url: string | null;
+  /** comment.created_at, when the payload has it: how old the command is. */
+  createdAt: Date | undefined;
 }
 
 /** A check result or commit status changed on a commit (check_run, check_suite, status). */

@@ -3,7 +3,8 @@
 import { Type } from '@sinclair/typebox';
 import { Owner, RepositoryName, Sha } from '../identifiers.ts';
 import { Int64 } from '../int64.ts';
-import { Nullable } from '../schema-primitives.ts';
+import { parseDateTime } from '../date-time.ts';
+import { DateTime, Nullable } from '../schema-primitives.ts';
 import { IGNORED, type HostingEvent } from './hosting-event.ts';
 import { actionOf, payloadCheck } from './payload-validation.ts';
 
@@ -17,6 +18,7 @@ const checkComment = payloadCheck(
       id: Int64(),
       body: Type.String({ maxLength: 65536 }),
       html_url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
+      created_at: Type.Optional(DateTime()),
       user: Type.Object({ login: Type.String({ minLength: 1, maxLength: 255 }), id: Int64(), type: Type.Optional(Type.String()) }),
     }),
     repository: Repository,
@@ -45,6 +47,7 @@ export function parseQueueSignal(event: string, payload: unknown): HostingEvent 
         author: { login: comment.user.login, id: comment.user.id, type },
         commentId: comment.id,
         url: comment.html_url ?? null,
+        createdAt: comment.created_at === undefined ? undefined : parseDateTime(comment.created_at),
       };
     }
     case 'check_run':

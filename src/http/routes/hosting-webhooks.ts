@@ -2,8 +2,9 @@
 // bearer-authenticated. The signature covers the raw bytes, so this plugin keeps the body raw
 // (its own content-type parser, encapsulated here) and parses it only once it is verified.
 // A delivery without a well-formed signature, or announcing a body over the limit, is refused
-// from its headers, before its body is read; the HMAC is computed as the body streams in.
-import { createHmac, type Hmac } from 'node:crypto';
+// from its headers, before its body is read; the HMAC, and the SHA-256 that recognises a body
+// sent again under a new delivery id, are computed as the body streams in.
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -13,6 +14,7 @@ import { parseJson } from '../../json/exact-json.ts';
 import { decodeUtf8 } from '../../json/strict-utf8.ts';
 import { parseHostingEvent } from '../../domain/webhooks/parse-hosting-event.ts';
 import { claimedSignature, digestMatches } from '../../domain/webhooks/signature.ts';
+import { refuseTooOld } from '../../domain/webhooks/delivery-age.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
 import type { QueueSignals } from '../../services/merge-queue/queue-signals.ts';
@@ -24,28 +26,29 @@ export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
 const Headers = Type.Object({
   'x-github-event': Type.String({ minLength: 1, maxLength: 100, description: 'Event name, e.g. pull_request' }),
-  'x-github-delivery': Type.String({ minLength: 1, maxLength: 255, description: 'Delivery id; a repeated one is applied once' }),
+  'x-github-delivery': Type.String({ minLength: 1, maxLength: 255, description: 'Delivery id; a repeated one, or a body already applied under another, is applied once' }),
   'x-hub-signature-256': Type.String({ description: '"sha256=" and the hex HMAC-SHA256 of the raw body under SWITCHYARD_WEBHOOK_SECRET' }),
 });
 
 const Payload = Type.Object({}, { additionalProperties: true, description: 'The platform\'s payload, as JSON or as the `payload` field of a form' });
 
-const digests = new WeakMap<FastifyRequest, { claimed: Buffer; hmac: Hmac }>();
+const digests = new WeakMap<FastifyRequest, { claimed: Buffer; hmac: Hmac; body: Hash }>();
 
 /** Refuses from the headers alone what no body could make acceptable. */
 function refuseFromHeaders(secret: string | undefined, request: FastifyRequest): void {
   const claimed = claimedSignature(secret, request.headers['x-hub-signature-256'] as string | undefined);
   if (!claimed) throw new ApiError('bad_signature');
   if (Number(request.headers['content-length']) > WEBHOOK_BODY_LIMIT) throw new ApiError('payload_too_large');
-  digests.set(request, { claimed, hmac: createHmac('sha256', secret!) });
+  digests.set(request, { claimed, hmac: createHmac('sha256', secret!), body: createHash('sha256') });
 }
 
-/** The body, passed on unchanged, into the request's HMAC as it arrives. */
+/** The body, passed on unchanged, into the request's HMAC and digest as it arrives. */
 function hashAsItStreams(request: FastifyRequest, payload: NodeJS.ReadableStream): NodeJS.ReadableStream {
-  const { hmac } = digests.get(request)!;
+  const { hmac, body } = digests.get(request)!;
   const hashed = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       hmac.update(chunk);
+      body.update(chunk);
       callback(null, chunk);
     },
   });
@@ -72,7 +75,16 @@ function decodePayload(request: FastifyRequest): unknown {
   throw new ApiError('unsupported_media_type');
 }
 
-export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; secret: string | undefined; signals?: QueueSignals }> = async (app, { store, secret, signals }) => {
+export interface HostingWebhookOptions {
+  store: Store;
+  secret: string | undefined;
+  signals?: QueueSignals;
+  /** how old a payload's own time may be (SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS) */
+  maxAgeSeconds: number;
+  now?: () => Date;
+}
+
+export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<HostingWebhookOptions> = async (app, { store, secret, signals, maxAgeSeconds, now = () => new Date() }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
@@ -93,22 +105,25 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<{ store: Store; sec
       operationId: 'receive_hosting_webhook',
       tags: ['webhooks'],
       summary: 'Receive a hosting-platform webhook',
-      description: `Signed with X-Hub-Signature-256, not bearer-authenticated; refused (403) when SWITCHYARD_WEBHOOK_SECRET is not set. Handles pull_request (opened, reopened, synchronize, edited, closed, converted_to_draft, ready_for_review, labeled, unlabeled), issue_comment (created: merge-queue commands), check_run, check_suite, status and push (the merge queue looks again), installation (created), installation_repositories (added) and repository (created); other events and actions answer 204 and change nothing. Bodies up to ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`,
+      description: `Signed with X-Hub-Signature-256, not bearer-authenticated; refused (403) when SWITCHYARD_WEBHOOK_SECRET is not set. Handles pull_request (opened, reopened, synchronize, edited, closed, converted_to_draft, ready_for_review, labeled, unlabeled), issue_comment (created: merge-queue commands), check_run, check_suite, status and push (the merge queue looks again), installation (created), installation_repositories (added) and repository (created); other events and actions answer 204 and change nothing. A body already applied, come again under another delivery id (a replay), is acknowledged and not applied; pull request state is ordered by the payload's pull_request.updated_at, never by arrival alone: an older one, or one without it once a time is recorded, changes nothing. Bodies up to ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`,
       security: [],
       headers: Headers,
       body: Payload,
       response: {
-        204: emptyResponse('Applied, or ignored: an event or action not handled, or a delivery already applied.'),
+        204: emptyResponse('Applied, or ignored: an event or action not handled, a delivery id or a body already applied, or a pull request state older than the one recorded (or without a time, when the recorded one has one).'),
         403: errorResponse('The signature is missing or does not match, or no secret is configured.', 'bad_signature'),
         413: errorResponse(`The body is larger than ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`, 'payload_too_large'),
         415: errorResponse('The body is neither JSON nor a form with a `payload` field.', 'unsupported_media_type'),
-        422: jsonResponse('A header is missing or invalid, or the payload of a handled event lacks a field Switchyard reads.', ValidationErrorBody),
+        422: jsonResponse('A header is missing or invalid, the payload of a handled event lacks a field Switchyard reads, or its own time (pull_request.updated_at, comment.created_at) is further back than SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS (type `webhook_too_old`).', ValidationErrorBody),
         503: errorResponses[503],
       },
     },
   }, async (request, reply) => {
     const { 'x-github-event': event, 'x-github-delivery': delivery } = request.headers;
-    const outcome = await applyHostingEvent(store, delivery, parseHostingEvent(event, decodePayload(request)), signals);
+    const parsed = parseHostingEvent(event, decodePayload(request));
+    refuseTooOld(parsed, now(), maxAgeSeconds);
+    const digest = digests.get(request)!.body.digest('hex');
+    const outcome = await applyHostingEvent(store, { id: delivery, digest }, parsed, signals);
     request.log.info({ event, delivery, outcome }, 'hosting webhook');
     return reply.code(204).send(null);
   });

@@ -15,6 +15,15 @@ export interface PullRequest {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * How a recorded state is ordered against the one stored. A webhook's by the platform's own
+ * time (pull_request.updated_at; null when its payload had none): never before a state the
+ * platform reported later, and, once a time is known, never by one that cannot be placed
+ * against it. The operator's (the admin API, for platforms without webhooks) is applied as it
+ * comes.
+ */
+export type StateOrder = { platformUpdatedAt: Date | null } | 'operator';
+
 export class PullRequestQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -41,12 +50,13 @@ export class PullRequestQueries {
   /**
    * Records a pull request's state. A new head takes a fresh arrival number, which is what
    * orders head moves against scope reports; an unchanged head keeps its number. Runs under the
-   * pull request's lock, in `db`'s transaction or in one of its own. `platformUpdatedAt` (a
-   * webhook's pull_request.updated_at) older than the one stored means the platform already
-   * reported a later state: the call changes nothing and answers false.
+   * pull request's lock, in `db`'s transaction or in one of its own. A webhook's state older
+   * than the one stored (the platform already reported a later one), or without a time when the
+   * stored one has one, changes nothing: the call answers false.
    */
-  async upsert(db: Db, repositoryId: string, pull: PullRequest, platformUpdatedAt?: Date): Promise<boolean> {
-    if (!db.isTransaction) return db.transaction().execute((trx) => this.upsert(trx, repositoryId, pull, platformUpdatedAt));
+  async upsert(db: Db, repositoryId: string, pull: PullRequest, order: StateOrder = 'operator'): Promise<boolean> {
+    if (!db.isTransaction) return db.transaction().execute((trx) => this.upsert(trx, repositoryId, pull, order));
+    const platformUpdatedAt = order === 'operator' ? null : order.platformUpdatedAt;
     await this.lock(db as Transaction<Database>, repositoryId, pull.number);
     const result = await db
       .insertInto('pull_requests')
@@ -56,13 +66,13 @@ export class PullRequestQueries {
         state: pull.state,
         head_sha: pull.headSha,
         base_ref: pull.baseRef,
-        platform_updated_at: platformUpdatedAt ?? null,
+        platform_updated_at: platformUpdatedAt,
         ...(pull.details
           ? { draft: pull.details.draft, title: pull.details.title, author_login: pull.details.author.login, author_id: pull.details.author.id.toString(), labels: pull.details.labels }
           : {}),
       })
-      .onConflict((oc) =>
-        oc
+      .onConflict((oc) => {
+        const update = oc
           .columns(['repository_id', 'number'])
           .doUpdateSet((eb) => ({
             state: eb.ref('excluded.state'),
@@ -75,10 +85,11 @@ export class PullRequestQueries {
             ...(pull.details
               ? { draft: eb.ref('excluded.draft'), title: eb.ref('excluded.title'), author_login: eb.ref('excluded.author_login'), author_id: eb.ref('excluded.author_id'), labels: eb.ref('excluded.labels') }
               : {}),
-          }))
-          // Unknown on either side (NULL) is not older.
-          .where(sql<boolean>`(excluded.platform_updated_at < pull_requests.platform_updated_at) IS NOT TRUE`),
-      )
+          }));
+        // No time stored (recorded by the operator, or from payloads without one): arrival order
+        // is all there is. A time stored: only a state at least as recent replaces it.
+        return order === 'operator' ? update : update.where(sql<boolean>`(pull_requests.platform_updated_at IS NULL OR excluded.platform_updated_at >= pull_requests.platform_updated_at)`);
+      })
       .executeTakeFirst();
     return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
