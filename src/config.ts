@@ -79,8 +79,15 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 
 const MiB = 1024 * 1024;
 
-/** GitHub lets a delivery be redelivered for three days: one that old is still accepted. */
-export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 3 * 24 * 3600;
+/**
+ * No bound on a webhook payload's own age by default: a replay is already recognised by its body
+ * (for WEBHOOK_DIGEST_SECONDS at least) and, after that, made harmless by ordering pull request
+ * state by the platform's own times; a bound would refuse redeliveries after a long outage and
+ * payloads that carry an old time for another reason. 0 means no bound.
+ */
+export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 0;
+/** How long the digests of applied webhook bodies are kept at least (a week). */
+export const WEBHOOK_DIGEST_SECONDS = 7 * 24 * 3600;
 
 function limits(env: Env): Limits {
   const seconds = (name: string, fallbackMs: number, max: number) => integer(env, name, fallbackMs / 1000, 1, max) * 1000;
@@ -110,6 +117,14 @@ function limits(env: Env): Limits {
 export type HostingCredentials = { kind: 'token'; token: string } | { kind: 'app'; appId: string; privateKey: string };
 
 type Env = Record<string, string | undefined>;
+
+/** SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS: 0 (no bound), or 60 seconds to 30 days. */
+function webhookMaxAge(env: Env): number {
+  const name = 'SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS';
+  const seconds = integer(env, name, DEFAULT_WEBHOOK_MAX_AGE_SECONDS, 0, 30 * 24 * 3600);
+  if (seconds > 0 && seconds < 60) throw new ConfigError(`${name} must be 0 (no bound) or from 60 to ${30 * 24 * 3600}, got "${env[name]}"`);
+  return seconds;
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -216,7 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: integer(env, 'SWITCHYARD_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
-    webhookMaxAgeSeconds: integer(env, 'SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS', DEFAULT_WEBHOOK_MAX_AGE_SECONDS, 60, 30 * 24 * 3600),
+    webhookMaxAgeSeconds: webhookMaxAge(env),
     hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',
     hostingCredentials: hostingCredentials(env),
     tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),

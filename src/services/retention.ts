@@ -5,6 +5,7 @@
 // only as long as a payload that old is accepted at all (issue 20, item 8).
 import { sql } from 'kysely';
 import type { Store } from '../storage/store.ts';
+import { WEBHOOK_DIGEST_SECONDS } from '../config.ts';
 
 const CHUNK = 5_000;
 const DAY_MS = 86_400_000;
@@ -32,9 +33,13 @@ export async function purgeExpiredEvents(store: Store, retentionDays: number, no
  */
 const PAYLOAD_MARGIN_MS = 3_600_000;
 
-/** Forgets the digests of webhook bodies received before any payload still accepted; how many. */
+/**
+ * Forgets the digests of webhook bodies received before the window they are kept for: a week, or
+ * longer than any payload still accepted for its age (and an hour); how many.
+ */
 export function forgetWebhookPayloads(store: Store, webhookMaxAgeSeconds: number, now: Date = new Date()): Promise<number> {
-  return store.webhookDeliveries.forgetPayloadsBefore(new Date(now.getTime() - webhookMaxAgeSeconds * 1000 - PAYLOAD_MARGIN_MS));
+  const keptMs = Math.max(WEBHOOK_DIGEST_SECONDS * 1000, webhookMaxAgeSeconds * 1000 + PAYLOAD_MARGIN_MS);
+  return store.webhookDeliveries.forgetPayloadsBefore(new Date(now.getTime() - keptMs));
 }
 
 export interface RetentionSettings {

@@ -85,14 +85,20 @@ for (const backend of await backends()) {
       assert.deepEqual(await state(4), { state: 'open', head_sha: sha('d2') });
     });
 
-    test('remembered bodies are forgotten once a payload that old is refused for its age', async () => {
+    test('remembered bodies are forgotten after a week, or once a payload that old is refused for its age', async () => {
       const now = Date.now();
       const digest = (n: number) => createHash('sha256').update(`body ${n} ${backend}`).digest('hex');
       const hours = (h: number) => new Date(now - h * 3_600_000);
-      await t.store.db.insertInto('webhook_payloads').values([{ digest: digest(1), received_at: hours(2.1) }, { digest: digest(2), received_at: hours(1.9) }]).execute();
-      assert.equal(await forgetWebhookPayloads(t.store, MAX_AGE_SECONDS, new Date(now)), 1, 'kept for the age and an hour');
-      const left = await t.store.db.selectFrom('webhook_payloads').select('digest').where('digest', 'in', [digest(1), digest(2)]).execute();
-      assert.deepEqual(left.map((row) => row.digest), [digest(2)]);
+      const week = 7 * 24;
+      const ages = [2.1, 1.9, week + 0.1, week - 0.1, 10 * 24 + 1.1, 10 * 24 + 0.9];
+      await t.store.db.insertInto('webhook_payloads').values(ages.map((h, i) => ({ digest: digest(i), received_at: hours(h) }))).execute();
+      const left = async () => (await t.store.db.selectFrom('webhook_payloads').select('digest').where('digest', 'in', ages.map((_, i) => digest(i))).execute()).map((row) => row.digest).sort();
+      // A bound of 10 days keeps them for the bound and an hour; a bound under a week (or none), a week.
+      assert.equal(await forgetWebhookPayloads(t.store, 10 * 24 * 3600, new Date(now)), 1, 'kept for the age and an hour');
+      assert.deepEqual(await left(), [0, 1, 2, 3, 5].map(digest).sort());
+      assert.equal(await forgetWebhookPayloads(t.store, MAX_AGE_SECONDS, new Date(now)), 2, 'kept for a week');
+      assert.deepEqual(await left(), [0, 1, 3].map(digest).sort());
+      assert.equal(await forgetWebhookPayloads(t.store, 0, new Date(now)), 0, 'no bound: a week too');
     });
   });
 }

@@ -114,7 +114,7 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<HostingWebhookOptio
         403: errorResponse('The signature is missing or does not match, or no secret is configured.', 'bad_signature'),
         413: errorResponse(`The body is larger than ${WEBHOOK_BODY_LIMIT / 1024 / 1024} MiB.`, 'payload_too_large'),
         415: errorResponse('The body is neither JSON nor a form with a `payload` field.', 'unsupported_media_type'),
-        422: jsonResponse('A header is missing or invalid, the payload of a handled event lacks a field Switchyard reads, or its own time (pull_request.updated_at, comment.created_at) is further back than SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS (type `webhook_too_old`).', ValidationErrorBody),
+        422: jsonResponse('A header is missing or invalid, the payload of a handled event lacks a field Switchyard reads, or its own time (pull_request.updated_at, comment.created_at) is further back than SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS when that bound is set (type `webhook_too_old`).', ValidationErrorBody),
         503: errorResponses[503],
       },
     },
