@@ -27,6 +27,12 @@ export interface ClientTuning {
   rateLimitRetries?: number;
   /** least time between two writes, as GitHub advises for one client (default 1000 ms) */
   writeIntervalMs?: number;
+  /**
+   * least time between two writes that notify people (opening a pull request, merging one,
+   * commenting): by default the throttling plugin's 3000 ms, shared by every client of this
+   * process with the same `id`; given, this client paces them alone at that interval
+   */
+  notificationIntervalMs?: number;
   warn?: (message: string) => void;
 }
 
@@ -75,6 +81,7 @@ export function createOctokit(baseUrl: string, auth: ClientAuth, tuning: ClientT
       id: tuning.id ?? 'switchyard',
       retryAfterBaseValue: tuning.rateLimitSecondMs ?? 1000,
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: tuning.writeIntervalMs ?? 1000 }),
+      ...(tuning.notificationIntervalMs === undefined ? {} : { notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: tuning.notificationIntervalMs }) }),
       onRateLimit: waitOut,
       onSecondaryRateLimit: waitOut,
     },

@@ -1,7 +1,8 @@
 // The hosting client when the platform misbehaves: server errors and dropped connections are
 // retried with backoff, a slow answer is cut off and retried, primary (403) and secondary (429)
 // rate limits are waited out as long as the platform asks and no longer than the client allows,
-// and what cannot be answered ends as a HostingFailure of the right kind.
+// writes that notify people are paced, and what cannot be answered ends as a HostingFailure of
+// the right kind.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostingFailure } from '../../src/hosting/hosting-failure.ts';
@@ -80,6 +81,18 @@ describe('hosting client: retries, timeouts and rate limits', () => {
     platform.faults.add({ path: PULL, times: 1, kind: { rateLimit: 'primary', resetInSeconds: 3600 } });
     await assert.rejects(patient.pullRequest(repo, 1n), (error: unknown) => error instanceof HostingFailure && error.kind === 'rate_limited' && error.status === 403);
     assert.equal(asked().length - before, 2, 'neither was retried');
+  });
+
+  test('writes that notify people (here: opening pull requests) are paced at the interval the client is tuned to', async () => {
+    const paced = hostingClientFor(platform, { kind: 'token', token }, { id: 'paced-notifications', notificationIntervalMs: 300 });
+    const heads = ['notify-1', 'notify-2', 'notify-3'];
+    for (const head of heads) await platform.push({ repo: 'acme/flaky', branch: head, changes: { [`${head}.txt`]: 'n\n' } });
+    const started = performance.now();
+    await Promise.all(heads.map((head) => paced.createPullRequest(repo, { title: head, head, base: 'main' })));
+    const elapsed = performance.now() - started;
+    // The third cannot be sent before two intervals have passed; the throttling plugin's default
+    // (3 s apart) would have taken 6 s at least.
+    assert.ok(elapsed >= 590 && elapsed < 6000, `three pull requests opened in ${elapsed.toFixed(0)} ms`);
   });
 
   test('a bad token is unauthorized, not retried', async () => {
