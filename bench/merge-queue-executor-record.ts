@@ -39,7 +39,7 @@ export interface RealRunFacts {
 
 /** Real milliseconds each step took, one sample per pull request or batch. */
 export interface Overheads {
-  /** From the scenario's arrival to action.queue.enter: the pull request opened, its scopes reported, the queue command's webhook. */
+  /** From the scenario's arrival to action.queue.enter: its scopes reported, the queue command's webhook and permission check. */
   enterLag: number[];
   /** From the plan starting a batch to its checks starting: branch, merges, check pull request. */
   prepare: number[];

@@ -67,7 +67,6 @@ console.log(`Scale: a scenario minute takes ${args['minute-ms']} ms (a ${args['c
 console.log(`Machine: ${machine}; ${new Date().toISOString()}; commit ${commit}; load average ${loadBefore}`);
 
 interface Row {
-  key: string;
   label: string;
   settings: string;
   sim: RunMetrics;
@@ -87,7 +86,7 @@ for (const strategy of strategies) {
   failed ||= run.problems.length > 0;
   const caught = run.record.outcomes.filter((pull) => pull.bad && pull.code === 'CHECKS_FAILED').length;
   console.log(`  ${run.problems.length === 0 ? 'ok' : 'FAILED'}: ${real.merged} merged in the period, ${caught} of ${bad} culprits dequeued CHECKS_FAILED in it, ${run.closedAtEnd} still queued at its end, closed; ${run.ciPushes} fake CI runs (one per push to a queue branch); ${(run.wallMs / 1000).toFixed(0)} s`);
-  rows.push({ key: strategy.key, label: strategy.label, settings: strategy.settings, sim, real, run });
+  rows.push({ label: strategy.label, settings: strategy.settings, sim, real, run });
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
