@@ -5,100 +5,20 @@
 // (merge-queue-ideal.ts). Prints one table; `--json` writes its rows.
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
-import type { MergeQueueConfig, QueueMode, QueueRuleConfig } from '../src/domain/merge-queue/model.ts';
-import type { FillingRule } from '../src/domain/merge-queue/batch-filling.ts';
 import { simulateIdeal } from './merge-queue-ideal.ts';
 import { summarizeRun, type RunMetrics } from './merge-queue-metrics.ts';
-import { DEFAULT_SCENARIO, generateScenario, type ScenarioOptions } from './merge-queue-scenario.ts';
-import { simulateQueue, type Strategy } from './merge-queue-sim-engine.ts';
+import { generateScenario } from './merge-queue-scenario.ts';
+import { simulateQueue } from './merge-queue-sim-engine.ts';
+import { chooseStrategies, MERGE_QUEUE_FLAGS, queueStrategies, scenarioOptionsFrom, type MergeQueueFlags } from './merge-queue-strategies.ts';
 import { writeJsonResults } from './json-results.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    arrivals: { type: 'string', default: String(DEFAULT_SCENARIO.arrivalsPerHour) },
-    hours: { type: 'string', default: String(DEFAULT_SCENARIO.hours) },
-    'ci-minutes': { type: 'string', default: String(DEFAULT_SCENARIO.ciMinutes) },
-    'ci-distribution': { type: 'string', default: DEFAULT_SCENARIO.ciDistribution },
-    'ci-spread': { type: 'string', default: String(DEFAULT_SCENARIO.ciSpread) },
-    'failure-rate': { type: 'string', default: String(DEFAULT_SCENARIO.failureRate) },
-    'flaky-rate': { type: 'string', default: String(DEFAULT_SCENARIO.flakyRate) },
-    scopes: { type: 'string', default: String(DEFAULT_SCENARIO.scopes) },
-    zipf: { type: 'string', default: String(DEFAULT_SCENARIO.zipfExponent) },
-    'second-scope': { type: 'string', default: String(DEFAULT_SCENARIO.secondScopeRate) },
-    barrier: { type: 'string', default: String(DEFAULT_SCENARIO.barrierRate) },
-    seed: { type: 'string', default: String(DEFAULT_SCENARIO.seed) },
-    slots: { type: 'string', default: '8' },
-    // Batch sizes per strategy, "n" or "min-max": the best of 2, 3, 4, 6, 8 for each at the
-    // default scenario (bench/RESULTS.md).
-    'serial-batch-size': { type: 'string', default: '1-2' },
-    'parallel-batch-size': { type: 'string', default: '1-4' },
-    'isolated-batch-size': { type: 'string', default: '1-4' },
-    wait: { type: 'string', default: '30' },
-    filling: { type: 'string', default: 'when-last' },
-    retries: { type: 'string', default: '0' },
-    only: { type: 'string' },
-    json: { type: 'string' },
-  },
-});
-
-const scenarioOptions: ScenarioOptions = {
-  arrivalsPerHour: Number(args.arrivals),
-  hours: Number(args.hours),
-  ciMinutes: Number(args['ci-minutes']),
-  ciDistribution: args['ci-distribution'] as ScenarioOptions['ciDistribution'],
-  ciSpread: Number(args['ci-spread']),
-  failureRate: Number(args['failure-rate']),
-  flakyRate: Number(args['flaky-rate']),
-  scopes: Number(args.scopes),
-  zipfExponent: Number(args.zipf),
-  secondScopeRate: Number(args['second-scope']),
-  barrierRate: Number(args.barrier),
-  seed: Number(args.seed),
-};
+const { values: args } = parseArgs({ options: { ...MERGE_QUEUE_FLAGS, only: { type: 'string' }, json: { type: 'string' } } });
+const flags = args as MergeQueueFlags;
+const scenarioOptions = scenarioOptionsFrom(flags);
 const slots = Number(args.slots);
-const filling = args.filling as FillingRule;
-
-function batchSize(text: string): QueueRuleConfig['batch_size'] {
-  const [min, max] = text.split('-').map(Number);
-  return max === undefined ? (min as number) : { min: min as number, max };
-}
-const sizeText = (size: QueueRuleConfig['batch_size']) => (typeof size === 'number' ? String(size) : `{${size.min}, ${size.max}}`);
-const maxOf = (size: QueueRuleConfig['batch_size']) => (typeof size === 'number' ? size : size.max);
-
-function config(mode: QueueMode, maxParallelChecks: number, size: QueueRuleConfig['batch_size']): MergeQueueConfig {
-  return {
-    merge_queue: { mode, max_parallel_checks: maxParallelChecks, skip_intermediate_results: false, reset_on_external_merge: 'always' },
-    queue_rules: [
-      {
-        name: 'default',
-        batch_size: size,
-        batch_max_wait_time: Number(args.wait),
-        // Far above any CI run of the scenario: timeouts are not what this compares.
-        checks_timeout: Math.max(3600, Math.ceil(scenarioOptions.ciMinutes * 60 * 10)),
-        max_checks_retries: Number(args.retries),
-        merge_method: 'merge',
-        required_checks: [],
-        branches: [],
-      },
-    ],
-    priority_rules: [],
-    scopes: { missing: 'barrier', wait_seconds: 600 },
-  };
-}
-
-function strategy(key: string, label: string, mode: QueueMode, maxParallelChecks: number, size: QueueRuleConfig['batch_size']) {
-  const settings = `batch_size ${sizeText(size)}, max_parallel_checks ${maxParallelChecks}`;
-  return { key, label, settings, maxBatch: maxOf(size), config: config(mode, maxParallelChecks, size), planOptions: { fillingRule: filling } };
-}
-
-const strategies: Array<Strategy & { key: string; settings: string; maxBatch: number }> = [
-  strategy('serial-1', 'serial, no batching', 'serial', 1, 1),
-  strategy('serial-batch', 'serial, batches + speculative checks', 'serial', slots, batchSize(args['serial-batch-size'])),
-  strategy('parallel', 'parallel', 'parallel', slots, batchSize(args['parallel-batch-size'])),
-  strategy('isolated', 'isolated', 'isolated', slots, batchSize(args['isolated-batch-size'])),
-];
-const only = args.only?.split(',');
-const chosen = strategies.filter((candidate) => !only || only.includes(candidate.key));
+const filling = args.filling;
+const strategies = queueStrategies(flags);
+const chosen = chooseStrategies(strategies, args.only);
 
 const scenario = generateScenario(scenarioOptions);
 const bad = scenario.pulls.filter((pull) => pull.bad).length;

@@ -11,6 +11,7 @@ import { FakeHosting } from './fake-hosting.ts';
 import { MergeQueueExecutor } from '../../src/services/merge-queue/executor/merge-queue-executor.ts';
 import { hostingClientFor } from './fake-platform/platform-client.ts';
 import type { HostingPlatform } from '../../src/hosting/hosting-platform.ts';
+import type { ClientTuning } from '../../src/hosting/octokit-client.ts';
 
 /** The platform user the merge queue acts as in tests: grant it write on a repository to queue there. */
 export const QUEUE_BOT = 'switchyard-bot';
@@ -49,6 +50,8 @@ export interface TestAppOptions {
   hostingClock?: () => number;
   /** Runs the merge queue on the fake platform, as QUEUE_BOT; loop timings for tests. */
   executor?: { tickMs?: number; pollMs?: number; leaseMs?: number; holder?: string; clock?: () => number };
+  /** The hosting client's tuning (pacing, retries) beyond the tests' fast defaults (FAST_TUNING). */
+  hostingTuning?: ClientTuning;
   /** What the executor (only) acts through, in place of the plain client: faults between it and the platform. */
   executorPlatform?: (platform: HostingPlatform) => HostingPlatform;
   /** AppDeps.onQueueChanged: told of each committed change to a queue's controls */
@@ -70,7 +73,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const hosting = await new FakeHosting().start();
   const { store, dispose } = given ? { store: given, dispose: async () => undefined } : await openTestStore(backend);
   const bot = options.executor ? hosting.createUser(QUEUE_BOT) : null;
-  const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }) : null;
+  const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }, options.hostingTuning) : null;
   const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform: options.executorPlatform?.(platform) ?? platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
   const app = await buildApp({
     config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, connectionsTotal: 1_000_000, connectionsPerAddress: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies, webhookMaxAgeSeconds: options.webhookMaxAgeSeconds },
