@@ -27,6 +27,7 @@ export const errorCatalogue = {
   no_queue_rule: { status: 409, detail: 'No queue rule covers the base branch of the pull request.' },
   queue_rule_unknown: { status: 422, detail: 'There is no queue rule of that name.' },
   pull_request_not_queued: { status: 404, detail: 'The pull request is not in the merge queue.' },
+  pull_request_merging: { status: 409, detail: 'The merge queue is merging the pull request; it can no longer be dequeued.' },
   pull_request_closed: { status: 409, detail: 'The pull request is closed or merged; scope reports by number are refused.' },
   payload_too_large: { status: 413, detail: 'The request body is larger than this endpoint accepts.' },
   unsupported_media_type: { status: 415, detail: 'Send the body as JSON with Content-Type: application/json.' },

@@ -51,9 +51,10 @@ export function assignStatuses(graph: PlanGraph, state: QueueState, now: number)
         break;
       }
       case 'passed':
-        graph.status[batch] = frozen ? 'frozen' : 'waiting_for_merge';
-        // Parents in the plan are unmerged ones: none left means every parent merged.
-        if (graph.parentCount(batch) === 0 && !paused && !frozen) actions.toMerge.push(stored.id);
+        graph.status[batch] = frozen && !stored.mergeStarted ? 'frozen' : 'waiting_for_merge';
+        // Parents in the plan are unmerged ones: none left means every parent merged. A merge
+        // begun on the platform is finished whatever holds came after it.
+        if (graph.parentCount(batch) === 0 && (stored.mergeStarted || (!paused && !frozen))) actions.toMerge.push(stored.id);
         break;
       case 'parked':
         graph.status[batch] = 'waiting_for_previous_batches';

@@ -1,6 +1,6 @@
 // A passed batch merged (DESIGN §10): each of its entries leaves PR_MERGED. Refused (an Error,
 // a caller's bug) unless the plan would list it in toMerge: passed, every parent merged, no
-// pause or freeze. This is the one gate that keeps a batch from merging unchecked or too early.
+// pause or freeze (unless its merge began before them). This is the one gate that keeps a batch from merging unchecked or too early.
 import { UNFINISHED_PHASES } from './batch-phases.ts';
 import type { QueueState, QueueTransition } from './model.ts';
 import { TransitionDraft } from './transition-draft.ts';
@@ -14,7 +14,7 @@ export function mergeBatch(state: QueueState, batchId: string, now: number): Que
     return parent !== undefined && UNFINISHED_PHASES.has(parent.phase);
   });
   if (waitingParent) throw new Error(`merge queue: batch ${batchId} cannot merge before its parent ${waitingParent}`);
-  if (state.holds.paused || state.holds.frozen) throw new Error(`merge queue: batch ${batchId} is held by a pause or freeze`);
+  if (!batch.mergeStarted && (state.holds.paused || state.holds.frozen)) throw new Error(`merge queue: batch ${batchId} is held by a pause or freeze`);
   draft.setPhase(batchId, 'merged');
   for (const entryId of batch.entryIds) draft.leave(entryId, 'PR_MERGED', batchId);
   return draft.finish();

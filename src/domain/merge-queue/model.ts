@@ -103,6 +103,9 @@ export interface Batch {
   /** On a bisecting batch: the entries its bisection found guilty so far (they have left);
    * empty otherwise. Kept on the batch so the end of a bisection can name every culprit. */
   culpritEntryIds: readonly string[];
+  /** The executor has begun merging this passed batch on the platform: it finishes, whatever
+   * pause or freeze comes after, and its pull requests can no longer be dequeued by hand. */
+  mergeStarted?: boolean;
 }
 
 /** Whatever holds merges: a pause (nothing starts or merges) or a freeze matching the base. */

@@ -182,7 +182,12 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
       description: 'Recorded as `action.queue.leave` with `dequeue_code` `PR_MANUALLY_DEQUEUED`; batches checking it stop and the other pull requests in them are planned again. Hosting-platform tokens need push rights.',
       security: credentials,
       params: QueuedPullParams,
-      response: { 204: emptyResponse('The pull request left the queue.'), ...errorResponses, 404: UNKNOWN_OR_NOT_QUEUED },
+      response: {
+        204: emptyResponse('The pull request left the queue.'),
+        ...errorResponses,
+        404: UNKNOWN_OR_NOT_QUEUED,
+        409: errorResponse('The merge queue has begun merging the pull request on the hosting platform: it can no longer leave (type `pull_request_merging`).', 'pull_request_merging'),
+      },
     },
   }, async (request, reply) => {
     const repository = await repositoryOf(request.params);

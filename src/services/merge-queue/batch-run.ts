@@ -26,6 +26,12 @@ export interface BatchRun {
   unsuccessfulChecks: QueueCheckRecord[];
   /** Merging a passed batch: entry id → the base head after its merge. */
   mergedEntries: Record<string, string>;
+  /**
+   * When the executor began merging (ms), written before its first merge call: from then on the
+   * batch merges whatever pause or freeze comes (Batch.mergeStarted), and a dequeue by hand is
+   * refused, since the platform may already be merging.
+   */
+  mergingSince?: number;
   /** Branches and check pull requests of earlier attempts (a retry), still to remove. */
   stale?: { branch: string; checkPull: string | null }[];
 }

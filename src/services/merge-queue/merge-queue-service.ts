@@ -126,6 +126,9 @@ export class MergeQueueService {
     if (!queue) return null;
     const now = this.clock();
     const session = await QueueSession.load(this.store, trx, repository, queue, { trigger: request.trigger, now });
+    if (code === 'PR_MANUALLY_DEQUEUED' && session.state.batches.some((b) => b.mergeStarted && b.entryIds.includes(active.entryId))) {
+      throw new ApiError('pull_request_merging', `Pull request #${number} is being merged by the merge queue; it can no longer be dequeued.`);
+    }
     await session.record(commandEvents('command.dequeue', request, number, queue.baseRef, active.entryId, now));
     await session.apply(removeEntry(session.state, active.entryId, code, now));
     await session.finish();

@@ -59,6 +59,7 @@ export class QueueSession {
       store.mergeQueues.activeEntries(queue.id, trx, pulls),
       store.mergeQueues.batches(queue.id, trx),
     ]);
+    for (const batch of batches) batch.mergeStarted = (batch.run as BatchRun | null)?.mergingSince !== undefined;
     const state: QueueState = { queueId: queue.id, baseRef: queue.baseRef, config, entries, batches, holds: { paused: holds.paused, frozen: holds.frozen } };
     const session = new QueueSession(store, trx, repository, queue, config, holds, state, options.now, options.trigger);
     for (const batch of batches) session.batches.set(batch.id, batch);

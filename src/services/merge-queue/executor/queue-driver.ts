@@ -314,6 +314,14 @@ export class QueueDriver {
       });
       if (!snapshot?.run) return;
       const { batch, entries, run, method } = snapshot;
+      if (run.mergingSince === undefined) {
+        // Recorded before the first merge call: a pause or dequeue from now on cannot stop a
+        // merge the platform may already be doing.
+        await this.session(async (s) => {
+          if (s.plan().toMerge.includes(batchId)) await s.setRun(batchId, { ...run, mergingSince: s.now });
+        });
+        continue;
+      }
       if (method === 'fast-forward') return this.fastForward(batch, run);
       const next = entries.find((entry) => run.mergedEntries[entry.id] === undefined);
       if (!next) {
