@@ -76,8 +76,15 @@ export class QueueDriver {
       const key = `update:${entry.id}`;
       if (this.due(key) && (await renew()) && (await this.inPlace.readUpdate(entry, update))) this.polledAt.delete(key);
     }
-    for (const id of work.preparing) if (await renew()) await this.prepare(id, renew);
     for (const id of work.running) if (await renew()) await this.poll(id);
+    // Preparing a batch is many platform writes, paced by the client: verdicts are read and
+    // merges done first, and batches past the cycle's budget wait for the next cycle, so a deep
+    // plan being prepared cannot keep a passed batch from merging for minutes.
+    const started = performance.now();
+    for (const id of work.preparing) {
+      if (performance.now() - started > this.deps.pollMs) break;
+      if (await renew()) await this.prepare(id, renew);
+    }
     for (const id of work.cleanup) if (await renew()) await this.cleanUp(id, renew);
   }
 
