@@ -5,7 +5,7 @@
 import type { HostingEvent, PullRequestChange, RepositoryName } from '../domain/webhooks/hosting-event.ts';
 import type { Store } from '../storage/store.ts';
 import { registerRepository } from './register-repository.ts';
-import type { QueueSignals } from './merge-queue/queue-signals.ts';
+import { holdsCommand, type QueueSignals } from './merge-queue/queue-signals.ts';
 
 /**
  * `duplicate`: a delivery id applied before; `replay`: a body applied before under another id;
@@ -31,8 +31,13 @@ export async function applyHostingEvent(store: Store, delivery: Delivery, event:
       return recordPullRequest(store, delivery, event, signals);
     case 'comment': {
       if (!signals) return 'ignored';
-      // Claimed first: a command redelivered or replayed must not queue (or reply) twice.
-      const claim = await store.db.transaction().execute((trx) => store.webhookDeliveries.claimDelivery(trx, delivery));
+      // Claimed first: a command redelivered or replayed must not queue (or reply) twice; past
+      // the week its body is remembered, by the comment's id.
+      const claim = await store.db.transaction().execute(async (trx) => {
+        const byDelivery = await store.webhookDeliveries.claimDelivery(trx, delivery);
+        if (byDelivery !== 'new' || !holdsCommand(event.body)) return byDelivery;
+        return (await store.webhookDeliveries.claimCommentCommand(trx, event.commentId)) ? 'new' : 'replay';
+      });
       if (claim !== 'new') return claim;
       await signals.comment(event);
       return 'applied';

@@ -77,6 +77,11 @@ export interface WebhookPayloadsTable {
   received_at: Timestamp;
 }
 
+export interface WebhookCommentCommandsTable {
+  comment_id: Int8;
+  received_at: Timestamp;
+}
+
 export interface EventsTable {
   id: Serial;
   repository_id: Int8;
@@ -190,6 +195,7 @@ export interface Database {
   pull_scope_reports: PullScopeReportsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_payloads: WebhookPayloadsTable;
+  webhook_comment_commands: WebhookCommentCommandsTable;
   events: EventsTable;
   merge_queues: MergeQueuesTable;
   merge_queue_entries: MergeQueueEntriesTable;

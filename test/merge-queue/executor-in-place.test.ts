@@ -257,6 +257,25 @@ for (const backend of await backends()) {
       assert.equal(t.hosting.pullRequest(repo, pull.number).headSha, pull.headSha, 'its head untouched');
       assert.equal((await t.hosting.files(repo, 'main')).get('shared.txt'), 'moved on main\n');
     });
+
+    test('a pull request the platform refuses to update is dequeued, and the queue goes on', async () => {
+      const repo = await inPlaceRepository(t, 'inplace-refused', verdicts);
+      const refused = await t.hosting.openPullRequest({ repo, changes: { 'refused.txt': 'refused\n' }, author: 'alice' });
+      const next = await t.hosting.openPullRequest({ repo, changes: { 'next.txt': 'next\n' }, author: 'alice' });
+      await t.hosting.push({ repo, branch: 'main', changes: { 'moved.txt': 'moved\n' } });
+      // As for a fork that does not allow edits by maintainers: the bot may not write to the head branch.
+      t.hosting.grant(repo, QUEUE_BOT, 'read');
+      await queueByComment(t, repo, [refused.number]);
+      const [leave] = await until('dequeued', async () => {
+        const leaves = of(await queueEvents(t, repo), refused.number, 'action.queue.leave');
+        return leaves.length > 0 && leaves;
+      });
+      assert.equal(leave!.metadata.dequeue_code, 'BRANCH_UPDATE_FAILED');
+      assert.deepEqual(queueChanges(t, repo).updates(refused.number).map((r) => r.status), [403], 'asked once');
+      t.hosting.grant(repo, QUEUE_BOT, 'write');
+      await queueByComment(t, repo, [next.number]);
+      await until('the next one merged', async () => t.hosting.pullRequest(repo, next.number).merged, 60_000);
+    });
   });
 
   describe(`merge queue, checks in place, answers of the platform lost (${backend})`, () => {

@@ -1,13 +1,14 @@
 // A merge the executor has begun is finished: while the platform is merging a passed batch (its
 // merge call held open here), a dequeue by hand is refused with 409 and a pause does not hold the
 // batch, so the pull request the platform merged is logged as merged, never as dequeued or left
-// queued. Both backends.
+// queued. A command comment acts once, whatever delivery id it comes under. Both backends.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HostingPlatform } from '../../src/hosting/hosting-platform.ts';
 import { backends } from '../support/backends.ts';
 import { QUEUE_BOT, startTestApp, type TestApp } from '../support/test-app.ts';
 import { queueEvents, until } from '../support/merge-queue-e2e.ts';
+import { forgetWebhookPayloads } from '../../src/services/retention.ts';
 
 const REPO = 'acme/mill';
 
@@ -40,6 +41,7 @@ for (const backend of await backends()) {
       await t.hosting.createRepository({ owner: 'acme', name: 'mill', files: { 'README.md': 'mill\n' } });
       t.hosting.createUser('alice');
       t.hosting.grant(REPO, QUEUE_BOT, 'write');
+      t.hosting.grant(REPO, 'alice', 'write');
       t.hosting.ci.configure({ delayMs: 50, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => 'success' }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
     });
@@ -75,6 +77,31 @@ for (const backend of await backends()) {
       } finally {
         gate = undefined;
         release?.();
+        await t.request('DELETE', `/v1/repos/${REPO}/merge-queue/pause`);
+      }
+    });
+
+    test('a command comment acts once, even sent again after its body is forgotten', async () => {
+      // Paused, so the pull request stays queued until it is dequeued by hand.
+      assert.equal((await t.request('PUT', `/v1/repos/${REPO}/merge-queue/pause`, { body: { reason: 'replay test' } })).status, 200);
+      try {
+        const pull = await t.hosting.openPullRequest({ repo: REPO, changes: { 'chaff.txt': 'chaff\n' }, author: 'alice' });
+        await t.hosting.webhooks.settled();
+        t.hosting.comment(REPO, pull.number, 'alice', '@switchyard queue');
+        await t.hosting.webhooks.settled();
+        const commands = async () => (await queueEvents(t, REPO)).filter((e) => e.type === 'command.queue' && String(e.pull_request) === String(pull.number));
+        assert.equal((await commands()).length, 1);
+        assert.equal((await t.request('POST', `/v1/repos/${REPO}/merge-queue/pull/${pull.number}/dequeue`)).status, 204);
+
+        // A week and a day later the body's digest is gone; the captured delivery comes again.
+        await forgetWebhookPayloads(t.store, 0, new Date(Date.now() + 8 * 24 * 3_600_000));
+        const captured = t.hosting.webhooks.sent('issue_comment').at(-1)!;
+        const replay = t.hosting.webhooks.send('issue_comment', captured.payload);
+        await t.hosting.webhooks.settled();
+        assert.equal(replay.results[0]?.status, 204);
+        assert.equal((await commands()).length, 1, 'the command did not act again');
+        assert.equal((await t.request('GET', `/v1/repos/${REPO}/merge-queue/pull/${pull.number}`)).status, 404, 'not queued again');
+      } finally {
         await t.request('DELETE', `/v1/repos/${REPO}/merge-queue/pause`);
       }
     });

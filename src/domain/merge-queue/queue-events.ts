@@ -265,6 +265,7 @@ const LEAVE_REASONS: Record<string, string> = {
   CONFLICT_WITH_PULL_AHEAD: 'The pull request conflicts with a pull request ahead of it in the queue.',
   DRAFT_PULL_REQUEST_CREATION_FAILED: 'The draft pull request checking the batch could not be created.',
   PR_UNEXPECTEDLY_FAILED_TO_MERGE: 'The hosting platform refused to merge the pull request.',
+  BRANCH_UPDATE_FAILED: 'The hosting platform refused to update the pull request with its base branch.',
   QUEUE_RULE_MISSING: 'The queue rule of the pull request no longer exists.',
 };
 

@@ -1,8 +1,8 @@
 // How old a delivery may be (issue 20, item 8), when an operator bounds it. A signed payload can
 // be captured and sent again later under a new delivery id. While the bodies applied are
 // remembered (a week, or this age and an hour if longer), a replay is recognised by its digest;
-// past that, pull request state is ordered by the platform's own times, so a late replay changes
-// nothing. With a bound set, a payload whose own time (pull_request.updated_at,
+// past that, pull request state is ordered by the platform's own times and a command comment is
+// recognised by its id, so a late replay changes nothing. With a bound set, a payload whose own time (pull_request.updated_at,
 // comment.created_at) lies further back is also refused outright. Payloads without such a time
 // are judged by their digest alone.
 import { validationError } from '../../errors.ts';

@@ -12,6 +12,11 @@ import type { Store } from '../../storage/store.ts';
 import { readHeadUpdate } from './head-update.ts';
 import type { MergeQueueService, QueueRequest } from './merge-queue-service.ts';
 
+/** Whether a comment's body holds a merge-queue command. */
+export function holdsCommand(body: string): boolean {
+  return COMMAND.test(body);
+}
+
 const COMMAND = /^[ \t]*@switchyard[ \t]+(queue|dequeue)\b[ \t]*([\w.\-]+)?[ \t]*$/im;
 const PERMISSION_TTL_MS = 60_000;
 

@@ -27,6 +27,17 @@ export class WebhookDeliveryQueries {
   }
 
   /** Records a delivery's body by its digest (SHA-256, hex); false when that body was recorded already. Same locking as claim. */
+  /** Records that a comment's command is carried out; false when it was already. */
+  async claimCommentCommand(db: Db, commentId: bigint): Promise<boolean> {
+    const inserted = await db
+      .insertInto('webhook_comment_commands')
+      .values({ comment_id: commentId.toString() })
+      .onConflict((oc) => oc.column('comment_id').doNothing())
+      .returning('comment_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
   async claimPayload(db: Db, digest: string): Promise<boolean> {
     const inserted = await db
       .insertInto('webhook_payloads')

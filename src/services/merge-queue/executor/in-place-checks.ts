@@ -21,6 +21,9 @@ import type { QueueSession } from '../queue-session.ts';
  */
 const ASK_AGAIN_MS = 30_000;
 
+/** Answers that asking again will not change. */
+const REFUSALS = new Set(['forbidden', 'not_found', 'refused']);
+
 export interface InPlaceContext {
   platform: HostingPlatform;
   repo: RepositoryRef;
@@ -104,7 +107,15 @@ export class InPlaceChecks {
     // Read first even when not asked yet: a process killed after asking, before recording it.
     if (await this.readUpdate(entry, update)) return true;
     if (update.askedAt !== null && this.ctx.clock() - update.askedAt < ASK_AGAIN_MS) return false;
-    const answer = await this.ctx.platform.updatePullRequestBranch(this.ctx.repo, entry.number, update.from);
+    let answer: Awaited<ReturnType<HostingPlatform['updatePullRequestBranch']>>;
+    try {
+      answer = await this.ctx.platform.updatePullRequestBranch(this.ctx.repo, entry.number, update.from);
+    } catch (error) {
+      // Refused for good (a fork that does not allow edits by maintainers, a token without
+      // write): asking again would hold the queue's only check slot forever.
+      if (!(error instanceof HostingFailure) || !REFUSALS.has(error.kind)) throw error;
+      return this.leave(entry, 'BRANCH_UPDATE_FAILED');
+    }
     if (answer.kind === 'conflict') return this.leave(entry, 'CONFLICT_WITH_BASE_BRANCH');
     // Up to date: the base is in the head after all; the next step checks the head as it is.
     // Updating, or the head moved meanwhile: the next step reads the head.

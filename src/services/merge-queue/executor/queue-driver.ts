@@ -71,10 +71,23 @@ export class QueueDriver {
     await this.watchBase();
     const work = await this.bookkeeping();
     if (!work) return;
-    for (const id of work.toMerge) if (await renew()) await this.merge(id, renew);
+    // A merge the platform keeps failing must not stop the rest of the cycle; its error ends the
+    // cycle afterwards, so the executor backs off.
+    let failure: unknown;
+    for (const id of work.toMerge) if (await renew()) await this.merge(id, renew).catch((error: unknown) => (failure ??= error));
     for (const { entry, update } of work.headUpdates) {
       const key = `update:${entry.id}`;
-      if (this.due(key) && (await renew()) && (await this.inPlace.readUpdate(entry, update))) this.polledAt.delete(key);
+      if (!this.due(key) || !(await renew())) continue;
+      if (await this.inPlace.readUpdate(entry, update)) this.polledAt.delete(key);
+      else if (update.askedAt === null) {
+        // Recorded, never asked (its batch ended first), and the head has not moved: forgotten,
+        // so the pull request's pushes count as pushes again.
+        await this.session(async (s) => {
+          const stored = readHeadUpdate(await s.store.mergeQueues.headUpdateOf(entry.id, s.trx));
+          if (stored?.from === update.from && stored.askedAt === null) await s.store.mergeQueues.setHeadUpdate(s.trx, entry.id, null);
+        }, entry.number);
+        this.polledAt.delete(key);
+      }
     }
     for (const id of work.running) if (await renew()) await this.poll(id);
     // Preparing a batch is many platform writes, paced by the client: verdicts are read and
@@ -86,6 +99,7 @@ export class QueueDriver {
       if (await renew()) await this.prepare(id, renew);
     }
     for (const id of work.cleanup) if (await renew()) await this.cleanUp(id, renew);
+    if (failure !== undefined) throw failure;
   }
 
   /**
@@ -192,7 +206,8 @@ export class QueueDriver {
   /** seconds_waiting_for_freeze: how long a passed batch was held by a freeze. */
   private async countFreeze(s: QueueSession, batchId: string): Promise<void> {
     const stored = s.batches.get(batchId);
-    if (!stored) return;
+    // A batch whose merge began is not held by a freeze that came after.
+    if (!stored || stored.mergeStarted) return;
     if (s.holds.frozen && stored.frozenSince === null) await s.setFrozen(batchId, s.now, stored.frozenMs);
     if (!s.holds.frozen && stored.frozenSince !== null) await s.setFrozen(batchId, null, stored.frozenMs + (s.now - stored.frozenSince));
   }
@@ -350,7 +365,12 @@ export class QueueDriver {
     const current = await platform.pullRequest(this.repo, entry.number);
     let sha: string | null = current?.merged ? (current.mergeCommitSha ?? (await platform.branchHead(this.repo, this.baseRef))) : null;
     if (sha === null) {
-      const merged = await platform.mergePullRequest(this.repo, entry.number, { sha: entry.headSha, method, title: `${current?.title ?? `Pull request #${entry.number}`} (#${entry.number})` });
+      const merged = await platform.mergePullRequest(this.repo, entry.number, { sha: entry.headSha, method, title: `${current?.title ?? `Pull request #${entry.number}`} (#${entry.number})` }).catch((error: unknown) => {
+        // Refused for good (no longer allowed to merge, the pull request gone): a merge begun
+        // cannot be paused or dequeued, so asking forever would hold the queue.
+        if (error instanceof HostingFailure && ['forbidden', 'not_found', 'refused'].includes(error.kind)) return { kind: 'not_mergeable' as const, reason: error.message };
+        throw error;
+      });
       if (merged.kind !== 'merged') {
         const code = merged.kind === 'head_moved' ? 'PULL_REQUEST_UPDATED' : 'PR_UNEXPECTEDLY_FAILED_TO_MERGE';
         this.deps.log.warn({ batch: batch.id, number: String(entry.number), answer: merged }, 'merge queue: the platform did not merge');
