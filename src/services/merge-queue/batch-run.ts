@@ -32,6 +32,8 @@ export interface BatchRun {
    * refused, since the platform may already be merging.
    */
   mergingSince?: number;
+  /** The queue rule's merge method when merging began: the whole batch merges with it. */
+  mergeMethod?: 'merge' | 'squash' | 'rebase' | 'fast-forward';
   /** Branches and check pull requests of earlier attempts (a retry), still to remove. */
   stale?: { branch: string; checkPull: string | null }[];
 }

@@ -335,15 +335,17 @@ export class QueueDriver {
         return { batch, entries, run: s.runOf(batchId), method: queueRule(s.config, batch.queueRule).merge_method };
       });
       if (!snapshot?.run) return;
-      const { batch, entries, run, method } = snapshot;
-      if (run.mergingSince === undefined) {
+      const { batch, entries, run } = snapshot;
+      if (run.mergingSince === undefined || run.mergeMethod === undefined) {
         // Recorded before the first merge call: a pause or dequeue from now on cannot stop a
-        // merge the platform may already be doing.
+        // merge the platform may already be doing, and a configuration changed meanwhile cannot
+        // switch a half-merged batch to another method.
         await this.session(async (s) => {
-          if (s.plan().toMerge.includes(batchId)) await s.setRun(batchId, { ...run, mergingSince: s.now });
+          if (s.plan().toMerge.includes(batchId)) await s.setRun(batchId, { ...run, mergingSince: run.mergingSince ?? s.now, mergeMethod: snapshot.method });
         });
         continue;
       }
+      const method = run.mergeMethod;
       if (method === 'fast-forward') return this.fastForward(batch, run);
       const next = entries.find((entry) => run.mergedEntries[entry.id] === undefined);
       if (!next) {
