@@ -2,7 +2,7 @@
 // are webhook delivery ids (only a redelivery within that time needs recognising). Runs
 // repository by repository and in bounded chunks, so each DELETE walks the window index and no
 // transaction holds many locks or a long snapshot. The digests of webhook bodies applied are kept
-// only as long as a payload that old is accepted at all (issue 20, item 8).
+// a week, or longer than a payload is accepted for its age when that is bounded (issue 20, item 8).
 import { sql } from 'kysely';
 import type { Store } from '../storage/store.ts';
 import { WEBHOOK_DIGEST_SECONDS } from '../config.ts';

@@ -1,7 +1,7 @@
 // Hosting-platform webhook deliveries already applied, by delivery id and by body, so that a
 // redelivery is applied once and a body sent again under a new delivery id (a replay: the id is
 // not signed) is not applied at all.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -16,39 +16,20 @@ export class WebhookDeliveryQueries {
    * Records a delivery; false when it was already recorded. In the transaction of its effect, a
    * concurrent duplicate waits on the key and then sees it taken, so the effect happens once.
    */
-  async claim(db: Db, deliveryId: string): Promise<boolean> {
-    const inserted = await db
-      .insertInto('webhook_deliveries')
-      .values({ delivery_id: deliveryId })
-      .onConflict((oc) => oc.column('delivery_id').doNothing())
-      .returning('delivery_id')
-      .executeTakeFirst();
-    return inserted !== undefined;
+  claim(db: Db, deliveryId: string): Promise<boolean> {
+    return insertOnce(db, 'webhook_deliveries', deliveryId);
   }
 
   /** Records a delivery's body by its digest (SHA-256, hex); false when that body was recorded already. Same locking as claim. */
-  /** Records that a comment's command is carried out; false when it was already. */
-  async claimCommentCommand(db: Db, commentId: bigint): Promise<boolean> {
-    const inserted = await db
-      .insertInto('webhook_comment_commands')
-      .values({ comment_id: commentId.toString() })
-      .onConflict((oc) => oc.column('comment_id').doNothing())
-      .returning('comment_id')
-      .executeTakeFirst();
-    return inserted !== undefined;
+  claimPayload(db: Db, digest: string): Promise<boolean> {
+    return insertOnce(db, 'webhook_payloads', digest);
   }
 
-  async claimPayload(db: Db, digest: string): Promise<boolean> {
-    const inserted = await db
-      .insertInto('webhook_payloads')
-      .values({ digest })
-      .onConflict((oc) => oc.column('digest').doNothing())
-      .returning('digest')
-      .executeTakeFirst();
-    return inserted !== undefined;
+  /** Records that a comment's command is carried out; false when it was already. Same locking as claim. */
+  claimCommentCommand(db: Db, commentId: bigint): Promise<boolean> {
+    return insertOnce(db, 'webhook_comment_commands', commentId.toString());
   }
 
-  /** The delivery id first, so a redelivery of the same delivery is a duplicate, not a replay. */
   async claimDelivery(db: Db, delivery: { id: string; digest: string }): Promise<DeliveryClaim> {
     if (!(await this.claim(db, delivery.id))) return 'duplicate';
     return (await this.claimPayload(db, delivery.digest)) ? 'new' : 'replay';
@@ -66,4 +47,14 @@ export class WebhookDeliveryQueries {
     const result = await this.db.deleteFrom('webhook_payloads').where('received_at', '<', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/** The key column of each table of keys seen. */
+const KEYS = { webhook_deliveries: 'delivery_id', webhook_payloads: 'digest', webhook_comment_commands: 'comment_id' } as const;
+
+/** Inserts a key into a table of keys seen (its other columns defaulted); false when it was there. */
+async function insertOnce(db: Db, table: keyof typeof KEYS, value: string): Promise<boolean> {
+  const key = sql.ref(KEYS[table]);
+  const inserted = await sql`INSERT INTO ${sql.table(table)} (${key}) VALUES (${value}) ON CONFLICT (${key}) DO NOTHING RETURNING ${key}`.execute(db);
+  return inserted.rows.length > 0;
 }
