@@ -16,8 +16,9 @@ export async function purgeExpiredEvents(store: Store, retentionDays: number, no
   let removed = 0;
   for (const { id } of repositories) {
     for (;;) {
-      const result = await sql`DELETE FROM events WHERE id IN (
-        SELECT id FROM events WHERE repository_id = ${id} AND received_at < ${cutoff} ORDER BY received_at LIMIT ${CHUNK})`.execute(store.db);
+      // Not while an aggregate on the embedded store reads the window slice by slice.
+      const result = await store.eventAggregates.deleting(() => sql`DELETE FROM events WHERE id IN (
+        SELECT id FROM events WHERE repository_id = ${id} AND received_at < ${cutoff} ORDER BY received_at LIMIT ${CHUNK})`.execute(store.db));
       const count = Number(result.numAffectedRows ?? 0n);
       removed += count;
       if (count < CHUNK) break;

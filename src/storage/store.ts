@@ -89,8 +89,9 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
     events: new EventQueries(db),
-    // Its four parts at once take four connections; a smaller pool runs them one after the other.
-    eventAggregates: new EventAggregateQueries(db, poolSize >= 4),
+    // Its four parts at once take four connections; a smaller pool runs them one after the other;
+    // PGlite's one session is lent out between slices of the window.
+    eventAggregates: new EventAggregateQueries(db, backend === 'pglite' ? 'sliced' : poolSize >= 4 ? 'parallel' : 'one-transaction'),
     eventLog: new EventLogQueries(db),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),

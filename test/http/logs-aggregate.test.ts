@@ -216,6 +216,9 @@ for (const backend of await backends()) {
       assert.equal(again.status, 201);
       assert.deepEqual(again.json.ids.map(String), all.filter((_, i) => i % 10 === 0).map((e) => String(e.id)));
       await ingestEvents(t, 'acme/other', generateEvents({ seed: 22, count: 500, start: new Date(now - 2 * DAY), end: new Date(now - 1000) }), now);
+      // PGlite reads windows in slices: these 12 hours long at most, so every long window here
+      // takes many slices, each a statement of its own, with the events fixed on one id.
+      if (backend === 'pglite') t.store.eventAggregates.slicing = { targetMs: 0, narrowestSeconds: 12 * 3600 };
     });
     after(() => t.close());
 
@@ -272,6 +275,51 @@ for (const backend of await backends()) {
       all = states.at(-1)!;
       await countsMatchEvents();
     });
+
+    if (backend === 'pglite') {
+      /** An aggregate held after its second slice, until `release` is called. */
+      const heldAggregate = async (query: ModelQuery) => {
+        let reached!: () => void;
+        let release!: () => void;
+        const paused = new Promise<void>((resolve) => (reached = resolve));
+        const released = new Promise<void>((resolve) => (release = resolve));
+        t.store.eventAggregates.slicing = { targetMs: 0, narrowestSeconds: 12 * 3600, afterSlice: async (slices) => { if (slices === 2) { reached(); await released; } } };
+        const slicesBefore = t.store.eventAggregates.slicing;
+        const result = aggregate(query);
+        await paused;
+        return { result, release: () => { release(); t.store.eventAggregates.slicing = { ...slicesBefore, afterSlice: undefined }; } };
+      };
+
+      test('pglite: between two slices of an aggregate the session serves other requests, and what they write is not counted', { timeout: 120_000 }, async () => {
+        const query = { received_from: new Date(now - 4 * DAY).toISOString(), received_to: new Date(now + 60_000).toISOString() };
+        const expected = modelAggregate(all, query, now);
+        const held = await heldAggregate(query);
+        // Written while the aggregate is half done: in its window, in slots it has read and not.
+        const written = await ingestEvents(t, REPO, [eventAt('action.queue.checks_end', now - 3 * DAY), eventAt('action.label', now - 1000, { pull_request: 7n })], now);
+        assert.equal((await t.request('GET', `/v1/repos/${REPO}/logs?${searchOf(query)}`)).status, 200);
+        held.release();
+        assert.deepEqual(await held.result, expected);
+        all = [...all, ...written];
+        assert.deepEqual(await aggregate(query), modelAggregate(all, query, now));
+      });
+
+      test('pglite: retention waits for a sliced aggregate to end, so the aggregate sees one state of the log', { timeout: 120_000 }, async () => {
+        const query = { base_ref: 'main', received_from: new Date(now - 4 * DAY).toISOString(), received_to: new Date(now + 60_000).toISOString() };
+        const expected = modelAggregate(all, query, now);
+        const held = await heldAggregate(query);
+        let purged = false;
+        const purge = purgeExpiredEvents(t.store, 3, new Date(now - DAY / 2)).then((removed) => ((purged = true), removed));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(purged, false, 'retention deleted while the aggregate read');
+        held.release();
+        assert.deepEqual(await held.result, expected);
+        const cutoff = now - DAY / 2 - 3 * DAY;
+        assert.equal(await purge, all.filter((e) => e.receivedAt < cutoff).length);
+        all = all.filter((e) => e.receivedAt >= cutoff);
+        assert.deepEqual(await aggregate(query), modelAggregate(all, query, now));
+        await countsMatchEvents();
+      });
+    }
 
     test('retention removes events and their counts alike, even from a slot it cuts', async () => {
       // A cutoff 3 days and 1234 ms ago falls inside a count slot and a pull slot.

@@ -57,6 +57,16 @@ function inEdge(repositoryId: string, edge: TimeWindow) {
 }
 
 /**
+ * The events of the window written after the scope's last id, counted -1 each: the counts and the
+ * edges of one statement see them, and a scope fixed on an id must not (sliced aggregates,
+ * event-aggregate.ts). Few rows, found by the primary key.
+ */
+function laterEvents(scope: EventScope, columns: RawBuilder<unknown>, where: RawBuilder<unknown>) {
+  if (scope.maxId === undefined) return [];
+  return [sql`SELECT ${columns}, -1 AS n FROM events WHERE id > ${scope.maxId.toString()} AND ${inEdge(scope.repositoryId, scope.window)} AND ${where}`];
+}
+
+/**
  * Rows of (columns..., n) over the window: whole slots from event_counts, the rest from the
  * events (n = 1). `slotColumns` and `eventColumns` select the same columns from each.
  */
@@ -67,6 +77,7 @@ function countRows(scope: EventScope, filters: ActivityLogFilters, widths: numbe
     ...cover.slots.map((s) => sql`SELECT ${slotColumns}, n FROM event_counts
        WHERE repository_id = ${scope.repositoryId} AND width = ${s.width} AND slot_start >= ${s.first} AND slot_start < ${s.end} AND ${where}`),
     ...cover.edges.map((edge) => sql`SELECT ${eventColumns}, 1 AS n FROM events WHERE ${inEdge(scope.repositoryId, edge)} AND ${where}`),
+    ...laterEvents(scope, eventColumns, where),
   ];
   return rows.length ? sql.join(rows, sql` UNION ALL `) : sql`SELECT ${eventColumns}, 1 AS n FROM events WHERE false`;
 }
@@ -100,22 +111,27 @@ export class AggregateParts {
     return sql<PartRow>`SELECT 'trigger' AS grouping, trigger AS value, count(*) AS n FROM (${events}) AS found GROUP BY trigger`;
   }
 
-  /** by_pull_request or by_batch_pull_request: every filter but its own pair, first 200. */
-  numbers(scope: EventScope, filters: ActivityLogFilters, facet: NumberFacet): RawBuilder<PartRow> {
+  /**
+   * by_pull_request or by_batch_pull_request: every filter but its own pair, first 200 (or every
+   * number with `ranked` false, for a slice of the window whose counts are added up elsewhere).
+   */
+  numbers(scope: EventScope, filters: ActivityLogFilters, facet: NumberFacet, ranked = true): RawBuilder<PartRow> {
     const rest = { ...filters, [facet === 'pull_request' ? 'pullRequest' : 'batchPull']: undefined };
     const column = sql.ref(facet);
+    const top = (count: RawBuilder<unknown>) => (ranked ? sql`ORDER BY ${count} DESC, number LIMIT ${FACET_LIMIT}` : sql``);
     if (!unfiltered(rest)) {
       const events = this.db.selectFrom('events').where((eb) => matchEvents(eb, scope, rest)).where(facet, 'is not', null).select(sql.ref(facet).as('number'));
       return sql<PartRow>`SELECT ${facet} AS grouping, number::text AS value, count(*) AS n FROM (${events}) AS found
-        GROUP BY number ORDER BY count(*) DESC, number LIMIT ${FACET_LIMIT}`;
+        GROUP BY number ${top(sql`count(*)`)}`;
     }
     const cover = coverWindow(scope.window, NUMBER_WIDTHS);
-    const found = sql.join([
+    const found = [
       ...cover.slots.map((s) => sql`SELECT number, n FROM ${sql.table(NUMBER_TABLES[facet])}
          WHERE repository_id = ${scope.repositoryId} AND slot_start >= ${s.first} AND slot_start < ${s.end}`),
       ...cover.edges.map((edge) => sql`SELECT ${column} AS number, 1 AS n FROM events WHERE ${inEdge(scope.repositoryId, edge)} AND ${column} IS NOT NULL`),
-    ], sql` UNION ALL `);
-    return sql<PartRow>`SELECT ${facet} AS grouping, number::text AS value, sum(n) AS n FROM (${found}) AS found
-      GROUP BY number ORDER BY sum(n) DESC, number LIMIT ${FACET_LIMIT}`;
+      ...laterEvents(scope, sql`${column} AS number`, sql`${column} IS NOT NULL`),
+    ];
+    return sql<PartRow>`SELECT ${facet} AS grouping, number::text AS value, sum(n) AS n FROM (${sql.join(found, sql` UNION ALL `)}) AS found
+      GROUP BY number ${top(sql`sum(n)`)}`;
   }
 }

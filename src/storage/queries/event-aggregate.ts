@@ -1,15 +1,34 @@
 // The aggregate of a filtered window (DESIGN.md §8): four statements (event-aggregate-parts.ts),
 // each over the filters its fields must see and each from the event counts when they can answer
-// it, all on one REPEATABLE READ snapshot so that every field comes from one state of the log
-// (total still equals the list, whatever is written meanwhile). On PostgreSQL the parts run at
-// once on several connections sharing that snapshot.
+// it, all over one state of the log, so that total still equals the list whatever is written
+// meanwhile. How that state is held depends on the backend:
+//   PostgreSQL: one REPEATABLE READ snapshot, the parts at once on several connections sharing it;
+//   PGlite: its one session serves every request, so a statement holds all of them up for as long
+//     as it runs. The parts are cut into slices of the window, each a statement of a few
+//     milliseconds, and the requests waiting meanwhile get the session between two slices. The
+//     state is fixed by the last event id when the aggregate began: PGlite runs one transaction at
+//     a time, so every event up to that id is already there and every later one has a higher id,
+//     which the slices leave out (event-aggregate-parts.ts); retention, the only writer that
+//     removes events, waits for sliced aggregates to end (`deleting`). Counts are added up here.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { ActivityLogFilters } from '../../domain/activity-log/index.ts';
 import type { GroupCount } from '../../domain/activity-log/aggregate-result.ts';
+import { FACET_LIMIT } from '../../domain/activity-log/facets.ts';
+import { compareDecimal } from '../../domain/int64.ts';
 import type { Database } from '../database.ts';
 import type { EventScope } from './event-filters.ts';
 import { ConcurrencyLimit } from '../concurrency-limit.ts';
+import { ReadWriteGate } from '../read-write-gate.ts';
 import { AggregateParts, type PartRow } from './event-aggregate-parts.ts';
+
+/** How the parts of an aggregate share one state of the log (see above). */
+export type AggregateMode = 'parallel' | 'one-transaction' | 'sliced';
+
+/** Slices start an hour long and grow or shrink towards the target time, whole 600 s slots at least. */
+const FIRST_SLICE_SECONDS = 3600;
+const NARROWEST_SLICE_SECONDS = 600;
+/** Slice ends fall on these boundaries when the slice is at least that long, so whole count slots serve it. */
+const SLICE_ALIGNMENTS = [86400, 14400, 600];
 
 export class EventAggregateQueries {
   // An aggregate may still read many events (a facet by number under a filter): one at a time
@@ -17,21 +36,35 @@ export class EventAggregateQueries {
   // from the cheap requests (bench/RESULTS.md, mixed traffic).
   private readonly scans = new ConcurrencyLimit(1, 100);
   readonly parts: AggregateParts;
+  /** Sliced aggregates read; retention deletes (`deleting`). */
+  private readonly deletions = new ReadWriteGate();
+  /**
+   * Sliced mode: how long one slice should hold the session (milliseconds), and the shortest slice
+   * (seconds, a multiple of 600). Tests set the target to 0 to cut windows into slices of the
+   * shortest length they choose, and `afterSlice` to act between two slices (the session free).
+   */
+  slicing: { targetMs: number; narrowestSeconds: number; afterSlice?: (slices: number) => Promise<void> } = { targetMs: 5, narrowestSeconds: NARROWEST_SLICE_SECONDS };
+  /** Sliced mode: the longest any one statement held the session so far (benchmarks read it). */
+  longestSliceMs = 0;
 
   /**
-   * @param parallel run the parts on several connections at once (PostgreSQL); PGlite has one
-   *   connection, which a transaction holds, so there they run one after the other.
+   * @param mode 'parallel': the parts at once on several connections (PostgreSQL with a pool of
+   *   four or more); 'one-transaction': one after the other in one transaction (a smaller pool);
+   *   'sliced': PGlite (see above).
    */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly parallel = false,
+    private readonly mode: AggregateMode = 'one-transaction',
   ) {
     this.parts = new AggregateParts(db);
   }
 
   async aggregate(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<GroupCount[]> {
-    const statements = this.statements(scope, filters, stepSeconds);
-    const rows = await this.scans.run(() => (this.parallel ? this.inParallel(statements) : this.inOne(statements)));
+    const rows = await this.scans.run(() => {
+      if (this.mode === 'sliced') return this.deletions.read(() => this.inSlices(scope, filters, stepSeconds));
+      const statements = this.statements(scope, filters, stepSeconds);
+      return this.mode === 'parallel' ? this.inParallel(statements) : this.inOne(statements);
+    });
     return rows.map((row) => {
       const n = Number(row.n);
       // Each part already applied the filters its facet must see, so its count serves every column.
@@ -39,7 +72,65 @@ export class EventAggregateQueries {
     });
   }
 
-  /** Every part in one transaction, one after the other (PGlite has one connection). */
+  /** Runs a deletion of events when no sliced aggregate is reading (retention). */
+  deleting<T>(task: () => Promise<T>): Promise<T> {
+    return this.deletions.write(task);
+  }
+
+  /**
+   * PGlite: each part over consecutive slices of the window, fixed on the last event id, the
+   * counts added up here; the number facets are cut to their first 200 once every slice is in.
+   */
+  private async inSlices(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<PartRow[]> {
+    const { rows } = await sql<{ id: string | null }>`SELECT max(id)::text AS id FROM events`.execute(this.db);
+    const fixed: EventScope = { ...scope, maxId: scope.maxId ?? BigInt(rows[0]?.id ?? 0) };
+    const parts: ((slice: EventScope) => RawBuilder<PartRow>)[] = [
+      (slice) => this.parts.main(slice, filters, stepSeconds),
+      (slice) => this.parts.trigger(slice, filters),
+      (slice) => this.parts.numbers(slice, filters, 'pull_request', false),
+      (slice) => this.parts.numbers(slice, filters, 'batch_pull_request', false),
+    ];
+    const totals = new Map<string, PartRow & { n: number }>();
+    const slices = { done: 0 };
+    for (const part of parts) {
+      await this.eachSlice(fixed, part, slices, (row) => {
+        const key = `${row.grouping} ${row.value}`;
+        const total = totals.get(key);
+        if (total) total.n += Number(row.n);
+        else totals.set(key, { ...row, n: Number(row.n) });
+      });
+    }
+    const found = [...totals.values()].filter((row) => row.n !== 0);
+    const numbers = (grouping: PartRow['grouping']) => firstByCount(found.filter((row) => row.grouping === grouping), FACET_LIMIT);
+    return [...found.filter((row) => row.grouping !== 'pull_request' && row.grouping !== 'batch_pull_request'), ...numbers('pull_request'), ...numbers('batch_pull_request')];
+  }
+
+  /**
+   * One part over the window, slice after slice, each slice sized from how long the last one held
+   * the session (the time waited for the session is not counted).
+   */
+  private async eachSlice(scope: EventScope, part: (slice: EventScope) => RawBuilder<PartRow>, slices: { done: number }, add: (row: PartRow) => void): Promise<void> {
+    const end = scope.window.to.getTime();
+    let from = scope.window.from.getTime();
+    const { targetMs, narrowestSeconds } = this.slicing;
+    let seconds = Math.max(FIRST_SLICE_SECONDS, narrowestSeconds);
+    while (from < end) {
+      const to = sliceEnd(from, seconds, end);
+      const statement = part({ ...scope, window: { from: new Date(from), to: new Date(to) } });
+      const { rows, ms } = await this.db.connection().execute(async (session) => {
+        const started = performance.now();
+        const result = await statement.execute(session);
+        return { rows: result.rows, ms: performance.now() - started };
+      });
+      this.longestSliceMs = Math.max(this.longestSliceMs, ms);
+      for (const row of rows) add(row);
+      await this.slicing.afterSlice?.(++slices.done);
+      seconds = Math.max(narrowestSeconds, seconds * Math.min(8, Math.max(1 / 8, targetMs / Math.max(ms, 0.1))));
+      from = to;
+    }
+  }
+
+  /** Every part in one transaction, one after the other (a pool too small to run them at once). */
   private inOne(statements: RawBuilder<PartRow>[]): Promise<PartRow[]> {
     return this.snapshot(async (trx) => {
       const found: PartRow[] = [];
@@ -86,4 +177,31 @@ export class EventAggregateQueries {
       this.parts.numbers(scope, filters, 'batch_pull_request'),
     ];
   }
+}
+
+/**
+ * The end of a slice that starts at `from` and should last about `seconds`: on the boundary of the
+ * widest count slot no longer than the slice, at least one narrowest slot past `from`, at most
+ * `end` (epoch milliseconds; `from` and `end` may fall between slots).
+ */
+export function sliceEnd(from: number, seconds: number, end: number): number {
+  const unit = (SLICE_ALIGNMENTS.find((width) => width <= seconds) ?? NARROWEST_SLICE_SECONDS) * 1000;
+  const aligned = Math.floor((from + seconds * 1000) / unit) * unit;
+  const narrowest = NARROWEST_SLICE_SECONDS * 1000;
+  const next = (Math.floor(from / narrowest) + 1) * narrowest;
+  return Math.min(end, Math.max(aligned, next));
+}
+
+/** The first `limit` rows by count descending, then number ascending (the facets' order), without sorting them all. */
+function firstByCount<T extends { value: string | null; n: number }>(rows: T[], limit: number): T[] {
+  const before = (a: T, b: T) => a.n > b.n || (a.n === b.n && compareDecimal(a.value ?? '', b.value ?? '') < 0);
+  const first: T[] = [];
+  for (const row of rows) {
+    if (first.length === limit && !before(row, first[limit - 1]!)) continue;
+    let at = first.length;
+    while (at > 0 && before(row, first[at - 1]!)) at--;
+    first.splice(at, 0, row);
+    if (first.length > limit) first.pop();
+  }
+  return first;
 }
