@@ -4,8 +4,10 @@
 // meanwhile. How that state is held depends on the backend:
 //   PostgreSQL: one REPEATABLE READ snapshot, the parts at once on several connections sharing it;
 //   PGlite: its one session serves every request, so a statement holds all of them up for as long
-//     as it runs. The parts are cut into slices of the window, each a statement of a few
-//     milliseconds, and the requests waiting meanwhile get the session between two slices. The
+//     as it runs. The parts are cut into slices of the window, each a statement of about 20 ms
+//     (shorter slices cost more than they give: each statement has a fixed cost of a few
+//     milliseconds in PGlite; bench/RESULTS.md), and the requests waiting meanwhile get the
+//     session between two slices. The numbers of a facet cross from PGlite packed in one value. The
 //     state is fixed by the last event id when the aggregate began: PGlite runs one transaction at
 //     a time, so every event up to that id is already there and every later one has a higher id,
 //     which the slices leave out (event-aggregate-parts.ts); retention, the only writer that
@@ -43,7 +45,7 @@ export class EventAggregateQueries {
    * (seconds, a multiple of 600). Tests set the target to 0 to cut windows into slices of the
    * shortest length they choose, and `afterSlice` to act between two slices (the session free).
    */
-  slicing: { targetMs: number; narrowestSeconds: number; afterSlice?: (slices: number) => Promise<void> } = { targetMs: 5, narrowestSeconds: NARROWEST_SLICE_SECONDS };
+  slicing: { targetMs: number; narrowestSeconds: number; afterSlice?: (slices: number) => Promise<void> } = { targetMs: 20, narrowestSeconds: NARROWEST_SLICE_SECONDS };
   /** Sliced mode: the longest any one statement held the session so far (benchmarks read it). */
   longestSliceMs = 0;
 
@@ -84,32 +86,38 @@ export class EventAggregateQueries {
   private async inSlices(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<PartRow[]> {
     const { rows } = await sql<{ id: string | null }>`SELECT max(id)::text AS id FROM events`.execute(this.db);
     const fixed: EventScope = { ...scope, maxId: scope.maxId ?? BigInt(rows[0]?.id ?? 0) };
-    const parts: ((slice: EventScope) => RawBuilder<PartRow>)[] = [
-      (slice) => this.parts.main(slice, filters, stepSeconds),
-      (slice) => this.parts.trigger(slice, filters),
-      (slice) => this.parts.numbers(slice, filters, 'pull_request', false),
-      (slice) => this.parts.numbers(slice, filters, 'batch_pull_request', false),
-    ];
-    const totals = new Map<string, PartRow & { n: number }>();
+    const counts = new Map<string, PartRow & { n: number }>();
+    const add = (grouping: PartRow['grouping'], value: string | null, n: number) => {
+      const key = `${grouping} ${value}`;
+      const total = counts.get(key);
+      if (total) total.n += n;
+      else counts.set(key, { grouping, value, n });
+    };
     const slices = { done: 0 };
-    for (const part of parts) {
-      await this.eachSlice(fixed, part, slices, (row) => {
-        const key = `${row.grouping} ${row.value}`;
-        const total = totals.get(key);
-        if (total) total.n += Number(row.n);
-        else totals.set(key, { ...row, n: Number(row.n) });
-      });
+    for (const part of [(slice: EventScope) => this.parts.main(slice, filters, stepSeconds), (slice: EventScope) => this.parts.trigger(slice, filters)]) {
+      await this.eachSlice(fixed, part, slices, (row) => add(row.grouping, row.value, Number(row.n)));
     }
-    const found = [...totals.values()].filter((row) => row.n !== 0);
-    const numbers = (grouping: PartRow['grouping']) => firstByCount(found.filter((row) => row.grouping === grouping), FACET_LIMIT);
-    return [...found.filter((row) => row.grouping !== 'pull_request' && row.grouping !== 'batch_pull_request'), ...numbers('pull_request'), ...numbers('batch_pull_request')];
+    const numbers: PartRow[] = [];
+    for (const facet of ['pull_request', 'batch_pull_request'] as const) {
+      const tally = new Map<string, number>();
+      await this.eachSlice(fixed, (slice) => this.parts.packedNumbers(slice, filters, facet), slices, ({ packed }) => {
+        if (!packed) return;
+        for (const pair of packed.split(',')) {
+          const colon = pair.indexOf(':');
+          const number = pair.slice(0, colon);
+          tally.set(number, (tally.get(number) ?? 0) + Number(pair.slice(colon + 1)));
+        }
+      });
+      numbers.push(...firstByCount(tally, FACET_LIMIT).map(([value, n]) => ({ grouping: facet, value, n })));
+    }
+    return [...[...counts.values()].filter((row) => row.n !== 0), ...numbers];
   }
 
   /**
    * One part over the window, slice after slice, each slice sized from how long the last one held
    * the session (the time waited for the session is not counted).
    */
-  private async eachSlice(scope: EventScope, part: (slice: EventScope) => RawBuilder<PartRow>, slices: { done: number }, add: (row: PartRow) => void): Promise<void> {
+  private async eachSlice<R>(scope: EventScope, part: (slice: EventScope) => RawBuilder<R>, slices: { done: number }, add: (row: R) => void): Promise<void> {
     const end = scope.window.to.getTime();
     let from = scope.window.from.getTime();
     const { targetMs, narrowestSeconds } = this.slicing;
@@ -192,15 +200,15 @@ export function sliceEnd(from: number, seconds: number, end: number): number {
   return Math.min(end, Math.max(aligned, next));
 }
 
-/** The first `limit` rows by count descending, then number ascending (the facets' order), without sorting them all. */
-function firstByCount<T extends { value: string | null; n: number }>(rows: T[], limit: number): T[] {
-  const before = (a: T, b: T) => a.n > b.n || (a.n === b.n && compareDecimal(a.value ?? '', b.value ?? '') < 0);
-  const first: T[] = [];
-  for (const row of rows) {
-    if (first.length === limit && !before(row, first[limit - 1]!)) continue;
+/** The first `limit` numbers by count descending, then number ascending (the facets' order), without sorting them all; zero counts left out. */
+function firstByCount(tally: Map<string, number>, limit: number): [string, number][] {
+  const before = (a: [string, number], b: [string, number]) => a[1] > b[1] || (a[1] === b[1] && compareDecimal(a[0], b[0]) < 0);
+  const first: [string, number][] = [];
+  for (const entry of tally) {
+    if (entry[1] === 0 || (first.length === limit && !before(entry, first[limit - 1]!))) continue;
     let at = first.length;
-    while (at > 0 && before(row, first[at - 1]!)) at--;
-    first.splice(at, 0, row);
+    while (at > 0 && before(entry, first[at - 1]!)) at--;
+    first.splice(at, 0, entry);
     if (first.length > limit) first.pop();
   }
   return first;
