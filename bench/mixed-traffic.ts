@@ -83,12 +83,10 @@ const BUILDERS: Record<Kind, (t: TrafficContext) => OneRequest> = {
   aggregate: (t) => ({ method: 'GET', path: `${LOG_PATH}/aggregate${pick(AGGREGATE_QUERIES)}`, headers: { authorization: `Bearer ${t.readerKey}` } }),
 };
 
-const TOTAL_WEIGHT = KINDS.reduce((sum, kind) => sum + MIX[kind], 0);
-
-/** A kind drawn at random with the weights of MIX. */
-export function drawKind(): Kind {
-  let r = Math.random() * TOTAL_WEIGHT;
-  for (const kind of KINDS) if ((r -= MIX[kind]) < 0) return kind;
+/** A kind drawn at random with the weights of `mix` (MIX, or MIX with a kind left out). */
+export function drawKind(mix: Record<Kind, number> = MIX): Kind {
+  let r = Math.random() * KINDS.reduce((sum, kind) => sum + mix[kind], 0);
+  for (const kind of KINDS) if ((r -= mix[kind]) < 0) return kind;
   return KINDS[0]!;
 }
 

@@ -4,8 +4,11 @@
 // log. Reports per kind the requests served, req/s, p50, p99 and non-2xx answers, and the
 // server's peak resident memory. Any non-2xx answer or failed request makes the exit code 1.
 //
+// `--without-aggregates` runs each backend a second time with the same mix but no aggregates,
+// beside the first (issue 16: scope reports' p99 within 2× of that run's).
+//
 //   npx tsx bench/mixed.ts [--backend pglite|postgres|both] [--seconds 20] [--events 100000]
-//                          [--database-url postgres://…] [--json results.json]
+//                          [--without-aggregates] [--database-url postgres://…] [--json results.json]
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -26,6 +29,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     events: { type: 'string', default: '100000' },
     'database-url': { type: 'string' },
+    'without-aggregates': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
@@ -76,7 +80,7 @@ async function trafficContext(base: string): Promise<TrafficContext> {
  * context) hands it to the `response` event (called with the latency) that autocannon emits right
  * after, synchronously, for the same answer.
  */
-async function drive(base: string, t: TrafficContext, pid: number): Promise<Outcome> {
+async function drive(base: string, t: TrafficContext, pid: number, mix: Record<Kind, number>): Promise<Outcome> {
   const stats = Object.fromEntries(KINDS.map((kind) => [kind, { latencies: [], non2xx: 0 }])) as unknown as Record<Kind, KindStats>;
   let answered: Kind = KINDS[0]!;
   let peakUnderLoad = 0;
@@ -89,7 +93,7 @@ async function drive(base: string, t: TrafficContext, pid: number): Promise<Outc
     requests: [
       {
         setupRequest: (request, context) => {
-          const kind = drawKind();
+          const kind = drawKind(mix);
           (context as { kind?: Kind }).kind = kind;
           return { ...request, ...buildRequest(kind, t) };
         },
@@ -112,7 +116,7 @@ async function drive(base: string, t: TrafficContext, pid: number): Promise<Outc
   return { stats, errors: result.errors, timeouts: result.timeouts, seconds, peakRssMb: (await peakResidentBytes(pid)) / MB, peakRssUnderLoadMb: peakUnderLoad / MB };
 }
 
-async function benchBackend(backend: Backend): Promise<Outcome> {
+async function benchBackend(backend: Backend, mix: Record<Kind, number>): Promise<Outcome> {
   const storage = await createBenchStorage(backend, args['database-url']);
   let server: SwitchyardProcess | undefined;
   // Interrupted, it still stops its server and removes its schema or directory.
@@ -123,7 +127,7 @@ async function benchBackend(backend: Backend): Promise<Outcome> {
     await preload(storage);
     console.error(`${backend}: preloaded in ${((Date.now() - loadStart) / 1000).toFixed(0)} s`);
     server = await startSwitchyard(storage.env, { LOG_LEVEL: 'warn' });
-    const outcome = await drive(server.baseUrl, await trafficContext(server.baseUrl), server.child.pid!);
+    const outcome = await drive(server.baseUrl, await trafficContext(server.baseUrl), server.child.pid!, mix);
     const code = await server.stop();
     if (code !== 0) throw new Error(`${backend}: the server stopped with exit code ${code}: ${server.output()}`);
     return outcome;
@@ -182,12 +186,16 @@ console.log('| backend | kind | share of mix | served | share served | req/s | p
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const results: BenchResult[] = [];
 let failed = false;
+const mixes: [string, Record<Kind, number>][] = [['', MIX], ...(args['without-aggregates'] ? [[' without aggregates', { ...MIX, aggregate: 0 }] as [string, Record<Kind, number>]] : [])];
 for (const backend of chosen) {
-  const outcome = await benchBackend(backend);
-  const rows = resultRows(backend, outcome);
-  printRows(rows, outcome);
-  results.push(...rows);
-  failed = reportFailures(backend, outcome) || failed;
+  for (const [label, mix] of mixes) {
+    const outcome = await benchBackend(backend, mix);
+    const rows = resultRows(backend, outcome).filter((row) => mix[KINDS.find((kind) => KIND_LABELS[kind] === row.case) ?? 'ingest'] > 0);
+    for (const row of rows) row.backend = `${backend}${label}`;
+    printRows(rows, outcome);
+    results.push(...rows);
+    failed = reportFailures(backend, outcome) || failed;
+  }
 }
 await writeJsonResults(args.json, 'mixed', results);
 process.exitCode = failed ? 1 : 0;
