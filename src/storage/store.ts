@@ -92,7 +92,7 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
     // Its four parts at once take four connections; a smaller pool runs them one after the other;
     // PGlite's one session is lent out between slices of the window.
     eventAggregates: new EventAggregateQueries(db, backend === 'pglite' ? 'sliced' : poolSize >= 4 ? 'parallel' : 'one-transaction'),
-    eventLog: new EventLogQueries(db),
+    eventLog: new EventLogQueries(db, backend === 'pglite'),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
     mergeQueues: new MergeQueueQueries(db),

@@ -4,6 +4,13 @@
 // id visible to the same statement; later pages keep to it, so writes during a walk never shift it.
 // Positions are in milliseconds, which is exact: received_at only ever holds whole milliseconds
 // (every write goes through EventQueries.insertBatch with a JS Date).
+//
+// On the embedded store a page is read in slices of the window (as aggregates are,
+// event-aggregate.ts): PGlite has one session for every request, and a filter that matches few
+// events of a long window would hold it for as long as the scan takes. Each slice is one statement
+// over a stretch of time next to the last, newest first (oldest first for a prev seek), sized from
+// how long the last one took, until the page is full or the window read; the snapshot is read
+// first and keeps later writes out, as it does for the later pages of a walk.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { ActivityLogFilters, Seek, StoredEvent, TimeWindow } from '../../domain/activity-log/index.ts';
 import type { Database } from '../database.ts';
@@ -48,10 +55,23 @@ function reachableWindow(window: TimeWindow, seek: Seek | undefined): TimeWindow
   return seek.direction === 'next' ? { from: window.from, to: new Date(Math.min(window.to.getTime(), at + 1)) } : { from: new Date(Math.max(window.from.getTime(), at)), to: window.to };
 }
 
+/** Slices start an hour long and grow (at most eightfold) or shrink towards the target time. */
+const FIRST_SLICE_MS = 3_600_000;
+const NARROWEST_SLICE_MS = 1_000;
+
 export class EventLogQueries {
   #signingKey: Promise<Buffer> | undefined;
+  /**
+   * Sliced pages (the embedded store): how long one slice should hold the session, how long the
+   * first slice is, and the shortest. Tests fix slices short (target 0) to cut every walk into many.
+   */
+  slicing = { targetMs: 20, firstMs: FIRST_SLICE_MS, narrowestMs: NARROWEST_SLICE_MS };
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** @param sliced read pages in slices of the window (PGlite, see above). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sliced = false,
+  ) {}
 
   /** The page's query, unexecuted (the benchmark runs the same SQL directly). */
   pageQuery(request: PageRequest) {
@@ -69,9 +89,36 @@ export class EventLogQueries {
   }
 
   async page(request: PageRequest): Promise<FetchedPage> {
+    if (this.sliced) return this.pageInSlices(request);
     const rows = await this.pageQuery(request).execute();
     const snapshot = request.snapshot ?? rows[0]?.snapshot;
     return { rows, snapshot: snapshot === undefined || snapshot === null ? undefined : BigInt(snapshot) };
+  }
+
+  private async pageInSlices(request: PageRequest): Promise<FetchedPage> {
+    const latest = request.snapshot ?? (await sql<{ id: string | null }>`SELECT max(id)::text AS id FROM events`.execute(this.db)).rows[0]?.id;
+    if (latest === undefined || latest === null) return { rows: [], snapshot: undefined };
+    const snapshot = BigInt(latest);
+    const reach = reachableWindow(request.window, request.seek);
+    const backwards = request.seek?.direction !== 'prev';
+    const rows: StoredEvent[] = [];
+    let sliceMs = this.slicing.firstMs;
+    // The edge of what is read so far: the slices walk from the window's end (or start) inwards.
+    let edge = backwards ? reach.to.getTime() : reach.from.getTime();
+    while (rows.length < request.limit && (backwards ? edge > reach.from.getTime() : edge < reach.to.getTime())) {
+      const next = backwards ? Math.max(reach.from.getTime(), edge - sliceMs) : Math.min(reach.to.getTime(), edge + sliceMs);
+      const window = backwards ? { from: new Date(next), to: new Date(edge) } : { from: new Date(edge), to: new Date(next) };
+      const query = this.pageQuery({ ...request, window, snapshot, limit: request.limit - rows.length });
+      const { found, ms } = await this.db.connection().execute(async (session) => {
+        const started = performance.now();
+        const found = await session.executeQuery(query.compile());
+        return { found: found.rows, ms: performance.now() - started };
+      });
+      rows.push(...found);
+      sliceMs = Math.max(this.slicing.narrowestMs, Math.round(sliceMs * Math.min(8, Math.max(1 / 8, this.slicing.targetMs / Math.max(ms, 0.1)))));
+      edge = next;
+    }
+    return { rows, snapshot: rows.length > 0 || request.snapshot !== undefined ? snapshot : undefined };
   }
 
   /** The key cursors are signed with, made by migration 0003 and shared by every instance. */
