@@ -62,7 +62,7 @@ async function copyEvents(store: Store, plan: CopyPlan, first: number, last: num
   await sql`
     INSERT INTO events (repository_id, received_at, type, outcome, trigger, pull_request, base_ref, batch_pull_request, batch_id, metadata)
     SELECT ${plan.to}, ${start}::timestamptz
-             + ((((extract(epoch FROM received_at - ${start}::timestamptz) * 1000)::bigint + g * 7919000) % ${span}) - ${DAY_MS}::bigint * ${plan.perDayBack === 0 ? sql`0` : sql`(g / ${plan.perDayBack}::int)`}) * interval '1 millisecond',
+             + ((((extract(epoch FROM received_at - ${start}::timestamptz) * 1000)::bigint + g::bigint * 7919000) % ${span}) - ${DAY_MS}::bigint * ${plan.perDayBack === 0 ? sql`0` : sql`(g / ${plan.perDayBack}::int)`}) * interval '1 millisecond',
            type, outcome, trigger, pull_request + g * ${PULL_STRIDE}, base_ref, batch_pull_request + g * ${PULL_STRIDE},
            md5(batch_id::text || ':' || g)::uuid, metadata
     FROM events, generate_series(${first}::int, ${last}::int) AS g
