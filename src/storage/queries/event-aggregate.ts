@@ -26,11 +26,15 @@ import { AggregateParts, type PartRow } from './event-aggregate-parts.ts';
 /** How the parts of an aggregate share one state of the log (see above). */
 export type AggregateMode = 'parallel' | 'one-transaction' | 'sliced';
 
-/** Slices start an hour long and grow or shrink towards the target time, whole 600 s slots at least. */
+/**
+ * Slices start an hour long and grow or shrink towards the target time, but are never shorter
+ * than an hour: the counts by number are hourly, and a slice cut inside an hour reads that hour's
+ * events instead (which made slicing several times slower at a million events a day).
+ */
 const FIRST_SLICE_SECONDS = 3600;
-const NARROWEST_SLICE_SECONDS = 600;
+const NARROWEST_SLICE_SECONDS = 3600;
 /** Slice ends fall on these boundaries when the slice is at least that long, so whole count slots serve it. */
-const SLICE_ALIGNMENTS = [86400, 14400, 600];
+const SLICE_ALIGNMENTS = [86400, 14400, 3600, 600];
 
 export class EventAggregateQueries {
   // An aggregate may still read many events (a facet by number under a filter): one at a time
@@ -42,7 +46,7 @@ export class EventAggregateQueries {
   private readonly deletions = new ReadWriteGate();
   /**
    * Sliced mode: how long one slice should hold the session (milliseconds), and the shortest slice
-   * (seconds, a multiple of 600). Tests set the target to 0 to cut windows into slices of the
+   * (seconds, a multiple of 3600). Tests set the target to 0 to cut windows into slices of the
    * shortest length they choose, and `afterSlice` to act between two slices (the session free).
    */
   slicing: { targetMs: number; narrowestSeconds: number; afterSlice?: (slices: number) => Promise<void> } = { targetMs: 20, narrowestSeconds: NARROWEST_SLICE_SECONDS };
