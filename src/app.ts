@@ -38,6 +38,7 @@ import { registerLingeringClose } from './http/limits/lingering-close.ts';
 import { ConnectionGate, gateConnections } from './http/limits/connection-gate.ts';
 import { addressMatcher } from './http/limits/address-matcher.ts';
 import { registerBodyProgress } from './http/limits/body-progress.ts';
+import { BodySlots, registerBodySlots } from './http/limits/body-slots.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -141,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   gateConnections(app.server, connections);
   installCodecs(app);
   registerLingeringClose(app);
+  // First of the body's hooks: nothing reads a body before its address has a slot for it.
+  registerBodySlots(app, new BodySlots(limits.bodiesReadPerAddress));
   registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
   registerBodyProgress(app, limits.bodyStallTimeoutMs);
   await registerRateLimits(app, { perAddress: limits.requestsPerMinutePerAddress, perCredential: limits.requestsPerMinutePerCredential, perOwner: limits.requestsPerMinutePerOwner });
