@@ -1,10 +1,11 @@
-// Request bodies read and parsed at once from one client address (an IPv6 /64 as one; issue 20). Reading and parsing
-// a body takes the event loop, which every client shares: eight 1 MiB bodies from one address,
-// parsed in one turn of the loop, held it 0.3 s, and other clients' connections waited that long
-// to be accepted. A body past its address's slots is not read until one is free: its bytes wait
-// in the kernel's buffers (TCP holds the client back) and cost the process nothing. The clock of
-// a body's stalls (body-progress.ts) starts only once it is read. Connections per address are
-// capped (connection-gate.ts), so are the requests that can wait here.
+// Request bodies read and parsed at once from one client address (an IPv6 /64 as one; issue
+// 20). Reading and parsing a body takes the event loop, which every client shares: eight 1 MiB
+// bodies from one address, parsed in one turn of the loop, held it a quarter of a second, and
+// other clients' connections waited that long to be accepted. A body past its address's slots
+// is not read until one is free: its bytes wait in the kernel's buffers (TCP holds the client
+// back) and cost the process nothing. The clock of a body's stalls (body-progress.ts) starts
+// only once it is read. Connections per address are capped (connection-gate.ts), and so are the
+// requests that can wait here.
 import type { FastifyInstance } from 'fastify';
 import { addressKey } from '../../domain/address-key.ts';
 
