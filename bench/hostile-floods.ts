@@ -1,134 +1,217 @@
-// Issue 20's floods at once, bounded, loopback only: while hostile clients on 127.0.0.2 to
-// 127.0.0.4 send 1 MiB bodies of invalid items (item 1), hold half-sent webhook bodies (item 2),
-// run 92-day filtered listings from one owner's key (item 4) and hold idle half-sent connections
-// (item 3; `--idle` of them from 127.0.0.4, opened again as the server closes them, at most
-// `--idle-rate` a second, from processes of their own: bench/idle-connections.ts), a second client
-// on 127.0.0.1 sends scope reports and reads list pages; its latencies (p50, p99), failures, and
-// /healthz are printed. Production limits (DEFAULT_LIMITS). `--floods` picks some. Usage:
+// Issue 20's floods at once, bounded, loopback only, against a real Switchyard process (production
+// limits): while hostile clients on 127.0.0.2 to 127.0.0.4 send 1 MiB bodies of invalid items
+// (item 1), hold half-sent webhook bodies (item 2), run 92-day filtered listings from one owner's
+// key (item 4) and hold idle half-sent connections (item 3; `--idle` of them from 127.0.0.4,
+// opened again as the server closes them, at most `--idle-rate` a second), a second client in this
+// process, on 127.0.0.1, sends scope reports and reads list pages; its latencies (p50, p99),
+// failures and /healthz are printed. Each flood runs in processes of its own
+// (bench/hostile-clients.ts, bench/idle-connections.ts), so the server's share of the second
+// client's wait shows apart from the clients': the server's event-loop delay, its CPU time and
+// its own time per request come from its /metrics. `--floods` picks some. Usage:
 //   npx tsx bench/hostile-floods.ts [--backend pglite|postgres] [--seconds 15]
 //     [--floods items,webhooks,listings,idle] [--idle 21000] [--idle-rate 3000] [--victim-interval 100]
-import { execFile } from 'node:child_process';
+//     [--server-profile <directory for the server's .cpuprofile>]
+import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
-import { rawRequest, requestHead, type RawRequest } from '../test/support/raw-http.ts';
-import { startTestApp } from '../test/support/test-app.ts';
+import type { Backend } from '../src/storage/store.ts';
+import { startSwitchyard, type SwitchyardProcess } from '../test/support/switchyard-process.ts';
+import { SERVICE_TOKEN } from '../test/support/test-app.ts';
+import { createBenchStorage } from './bench-store.ts';
+import { percentile } from './latency.ts';
+import { peakResidentBytes } from './process-memory.ts';
 
-const arg = (name: string, fallback: string) => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1]! : fallback;
-};
-const backend = arg('backend', 'postgres') as 'pglite' | 'postgres';
-const seconds = Math.min(120, Number(arg('seconds', '15')));
-const floods = new Set(arg('floods', 'items,webhooks,listings,idle').split(','));
-const idleCount = Math.min(40_000, Number(arg('idle', '21000')));
-const idleRate = Math.min(10_000, Number(arg('idle-rate', '3000')));
+const { values: args } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'postgres' },
+    seconds: { type: 'string', default: '15' },
+    floods: { type: 'string', default: 'items,webhooks,listings,idle' },
+    idle: { type: 'string', default: '21000' },
+    'idle-rate': { type: 'string', default: '3000' },
+    'victim-interval': { type: 'string', default: '100' },
+    'database-url': { type: 'string' },
+    /** a directory for the server's CPU profile (node --cpu-prof), written when it stops */
+    'server-profile': { type: 'string' },
+  },
+});
+const backend = args.backend as Backend;
+const seconds = Math.min(120, Number(args.seconds));
+const floods = new Set(args.floods.split(','));
+const idleCount = Math.min(40_000, Number(args.idle));
+const idleRate = Math.min(10_000, Number(args['idle-rate']));
+const ROOT = new URL('..', import.meta.url).pathname;
 const MiB = 1024 * 1024;
+/** How long the attacking processes are given to load before the floods and the second client begin together. */
+const START_DELAY_MS = 8_000;
 
-function send(port: number, from: string, method: string, path: string, token: string, body?: string): Promise<{ status: number; ms: number }> {
+/** A request on a new connection: its status, its time in all and the time its connection took to open. */
+function send(port: number, method: string, path: string, token: string, body?: string): Promise<{ status: number; ms: number; connectMs: number }> {
   const started = performance.now();
+  let connectMs = NaN;
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
     if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    const request = http.request({ host: '127.0.0.1', port, method, path, headers, localAddress: from, agent: false }, (response) => {
+    const request = http.request({ host: '127.0.0.1', port, method, path, headers, localAddress: '127.0.0.1', agent: false }, (response) => {
       response.resume();
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started, connectMs }));
     });
-    request.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+    request.on('socket', (socket) => socket.once('connect', () => (connectMs = performance.now() - started)));
+    request.on('error', () => resolve({ status: 0, ms: performance.now() - started, connectMs }));
     request.end(body);
   });
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? NaN;
-
-const t = await startTestApp(backend, undefined, { limits: DEFAULT_LIMITS });
-const port = Number(new URL(t.baseUrl).port);
-for (const repo of ['acme/widgets', 'mallory/junk']) await t.request('PUT', `/v1/admin/repos/${repo}`);
-const key = async (owner: string, scope: string) => (await t.request('POST', '/v1/admin/keys', { body: { owner, scope, name: scope } })).json.key as string;
-const [victimCi, victimAdmin, hostileAdmin] = [await key('acme', 'ci'), await key('acme', 'admin'), await key('mallory', 'admin')];
-
-const deadline = Date.now() + seconds * 1000;
-const running = () => Date.now() < deadline;
-const tally: Record<string, Record<string, number>> = {};
-const count = (flood: string, status: number) => ((tally[flood] ??= {})[status] = (tally[flood]![status] ?? 0) + 1);
-
-const invalidBody = `{"products": [${Array(Math.floor((MiB - 20) / 3)).fill('[]').join(',')}]}`;
-const itemFlood = async () => { while (running()) count('1 MiB invalid items', (await send(port, '127.0.0.2', 'PUT', '/v1/default_products/mallory', hostileAdmin, invalidBody)).status); };
-const now = Date.now();
-const window = `received_from=${new Date(now - 92 * 86400_000).toISOString()}&received_to=${new Date(now).toISOString()}&outcome=failure&per_page=100`;
-const listFlood = async () => { while (running()) count('92-day listings', (await send(port, '127.0.0.2', 'GET', `/v1/repos/mallory/junk/logs?${window}`, hostileAdmin)).status); };
-const halfSent: RawRequest[] = [];
-const webhookFlood = async () => {
-  for (let i = 0; i < 200 && running(); i++) {
-    const request = rawRequest(t.baseUrl, requestHead('POST', '/v1/hooks/hosting', { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': `d${i}`, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}`, 'content-length': 5 * MiB - 1 }), { from: '127.0.0.3', waitMs: seconds * 1000 });
-    halfSent.push(request);
-    await request.send(Buffer.alloc(MiB, 0x20));
-  }
-};
+/** Runs `script` with `args` in a process of its own; resolves with what it printed, parsed. */
+function runProcess(script: string, scriptArgs: string[]): Promise<Record<string, number> | undefined> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', script, ...scriptArgs], { cwd: ROOT, maxBuffer: MiB }, (error, stdout) => {
+      if (error) console.error(`${script}:`, error.message);
+      resolve(error ? undefined : (JSON.parse(stdout) as Record<string, number>));
+    });
+  });
+}
 
 // Each attacking process holds at most 10,000 connections: under the open-file limit of one process.
 const IDLE_PER_PROCESS = 10_000;
-const idleAnswers: Record<string, number>[] = [];
-const idleFlood = async () => {
+function idleFlood(port: number, startAt: number): Promise<(Record<string, number> | undefined)[]> {
   const processes = Math.ceil(idleCount / IDLE_PER_PROCESS);
-  await Promise.all(Array.from({ length: processes }, (_, i) => new Promise<void>((resolve) => {
+  return Promise.all(Array.from({ length: processes }, (_, i) => {
     const count = Math.min(IDLE_PER_PROCESS, idleCount - i * IDLE_PER_PROCESS);
-    const args = ['--import', 'tsx', 'bench/idle-connections.ts', '--port', String(port), '--from', '127.0.0.4', '--count', String(count), '--rate', String(Math.ceil(idleRate / processes)), '--seconds', String(seconds)];
-    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname }, (error, stdout) => {
-      if (error) console.error('idle flood process:', error.message);
-      else idleAnswers.push(JSON.parse(stdout) as Record<string, number>);
-      resolve();
-    });
-  })));
-};
+    return runProcess('bench/idle-connections.ts', ['--port', String(port), '--from', '127.0.0.4', '--count', String(count), '--rate', String(Math.ceil(idleRate / processes)), '--seconds', String(seconds), '--start-at', String(startAt)]);
+  }));
+}
 
-const victim: Record<string, number[]> = { 'scope report': [], 'list page': [], '/healthz': [] };
-let victimFailures = 0;
-// The second client keeps inside the production rate limits (1200 a minute per credential): one
-// round of its three requests every `--victim-interval` ms at most, 100 by default.
-const victimInterval = Number(arg('victim-interval', '100'));
-const victimFailed: Record<string, number> = {};
-const victimLoop = async () => {
+/** The server's own view, from its /metrics (prom-client resets the event-loop histogram at each read). */
+async function serverMetrics(baseUrl: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const metrics = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^(switchyard_[\w]+(?:\{[^}]*\})?) ([\d.e+-]+|NaN)$/.exec(line);
+    if (match) metrics.set(match[1]!, Number(match[2]));
+  }
+  return metrics;
+}
+
+const sumOf = (metrics: Map<string, number>, name: string, labelPart = '') =>
+  [...metrics].filter(([key]) => (key === name || key.startsWith(`${name}{`)) && key.includes(labelPart)).reduce((sum, [, value]) => sum + value, 0);
+
+/** Mean time the server itself took for a route's answers between two reads of /metrics. */
+function serverMeanMs(before: Map<string, number>, after: Map<string, number>, route: string): number {
+  const name = 'switchyard_http_request_duration_seconds';
+  const label = `route="${route}"`;
+  const n = sumOf(after, `${name}_count`, label) - sumOf(before, `${name}_count`, label);
+  return (1000 * (sumOf(after, `${name}_sum`, label) - sumOf(before, `${name}_sum`, label))) / n;
+}
+
+/** The kernel's TCP counters (the whole machine's: loopback is most of its traffic); those that moved during the run are printed. */
+function tcpCounters(): Record<string, number> {
+  const text = execFileSync('nstat', ['-as'], { encoding: 'utf8' });
+  return Object.fromEntries([...text.matchAll(/^(Tcp\w+)\s+(\d+)/gm)].map((match) => [match[1]!, Number(match[2])]));
+}
+
+interface Victim {
+  latencies: Record<string, number[]>;
+  /** of all its requests: how long the connection took to open */
+  connects: number[];
+  failed: Record<string, number>;
+}
+
+// The second client keeps far inside the production rate limits: one round of its three
+// requests every `--victim-interval` ms at most, each on a new connection.
+async function victimLoop(port: number, keys: { ci: string; admin: string }, running: () => boolean): Promise<Victim> {
+  const victim: Victim = { latencies: { 'scope report': [], 'list page': [], '/healthz': [] }, connects: [], failed: {} };
+  const interval = Number(args['victim-interval']);
   const started = Date.now();
   for (let n = 1; running(); n++) {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + (n - 1) * victimInterval - Date.now())));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + (n - 1) * interval - Date.now())));
     for (const [kind, method, path, token, body] of [
-      ['scope report', 'PUT', `/v1/repos/acme/widgets/pulls/${n}/scopes`, victimCi, '{"scopes": ["api"]}'],
-      ['list page', 'GET', '/v1/repos/acme/widgets/logs?per_page=10', victimAdmin, undefined],
+      ['scope report', 'PUT', `/v1/repos/acme/widgets/pulls/${n}/scopes`, keys.ci, '{"scopes": ["api"]}'],
+      ['list page', 'GET', '/v1/repos/acme/widgets/logs?per_page=10', keys.admin, undefined],
       ['/healthz', 'GET', '/healthz', '', undefined],
     ] as const) {
-      const { status, ms } = await send(port, '127.0.0.1', method, path, token, body);
-      if (status < 200 || status >= 300) {
-        victimFailures++;
-        victimFailed[status] = (victimFailed[status] ?? 0) + 1;
-      }
-      victim[kind]!.push(ms);
+      const { status, ms, connectMs } = await send(port, method, path, token, body);
+      victim.connects.push(connectMs);
+      if (status < 200 || status >= 300) victim.failed[`${kind} ${status}`] = (victim.failed[`${kind} ${status}`] ?? 0) + 1;
+      victim.latencies[kind]!.push(ms);
     }
   }
-};
-
-// The server shares this process's event loop: how long it was held up says what the floods cost it.
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
-await Promise.all([
-  ...(floods.has('items') ? Array.from({ length: 8 }, itemFlood) : []),
-  ...(floods.has('listings') ? Array.from({ length: 16 }, listFlood) : []),
-  ...(floods.has('webhooks') ? [webhookFlood()] : []),
-  ...(floods.has('idle') ? [idleFlood()] : []),
-  victimLoop(),
-]);
-const webhookAnswers: Record<string, number> = {};
-for (const request of halfSent) {
-  request.socket.destroy();
-  const { status } = await request.answer;
-  webhookAnswers[status] = (webhookAnswers[status] ?? 0) + 1;
+  return victim;
 }
-console.log(`backend ${backend}, ${seconds} s, floods ${[...floods].join(',')}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end; hostile answers:`, JSON.stringify(tally), 'half-sent webhooks (0 = still waiting):', JSON.stringify(webhookAnswers));
-if (floods.has('idle')) console.log(`idle connections (${idleCount} from 127.0.0.4, opened again when closed, ${idleRate}/s at most), per attacking process:`, idleAnswers.map((answers) => JSON.stringify(answers)).join(' '));
-console.log('| victim request | n | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|');
-for (const [kind, values] of Object.entries(victim)) console.log(`| ${kind} | ${values.length} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${Math.max(...values).toFixed(1)} |`);
-loopDelay.disable();
-console.log(`event loop delay: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`);
-console.log(`victim failures: ${victimFailures} ${JSON.stringify(victimFailed)} (status 0: no answer); process RSS ${(process.memoryUsage().rss / MiB).toFixed(0)} MiB`);
-await t.close();
+
+async function seed(baseUrl: string): Promise<{ ci: string; admin: string; hostile: string }> {
+  const call = async (method: string, path: string, body?: object) => {
+    const response = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${SERVICE_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? undefined : ((await response.json()) as { key?: string });
+  };
+  for (const repo of ['acme/widgets', 'mallory/junk']) await call('PUT', `/v1/admin/repos/${repo}`);
+  const key = async (owner: string, scope: string) => (await call('POST', '/v1/admin/keys', { owner, scope, name: scope }))!.key!;
+  return { ci: await key('acme', 'ci'), admin: await key('acme', 'admin'), hostile: await key('mallory', 'admin') };
+}
+
+function report(victim: Victim, server: { before: Map<string, number>; after: Map<string, number>; wallSeconds: number; peakRssMb: number }, clientLoopMaxMs: number): void {
+  const { before, after, wallSeconds } = server;
+  const serverMs: Record<string, number> = {
+    'scope report': serverMeanMs(before, after, '/v1/repos/:owner/:repository/pulls/:number/scopes'),
+    '/healthz': serverMeanMs(before, after, '/healthz'),
+  };
+  console.log('| victim request | n | p50 ms | p99 ms | max ms | server mean ms |\n|---|---|---|---|---|---|');
+  for (const [kind, values] of Object.entries(victim.latencies)) {
+    console.log(`| ${kind} | ${values.length} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${Math.max(...values).toFixed(1)} | ${serverMs[kind]?.toFixed(1) ?? '(shared route)'} |`);
+  }
+  console.log(`victim connections opened in p50 ${percentile(victim.connects, 50).toFixed(1)} ms, p99 ${percentile(victim.connects, 99).toFixed(1)} ms, max ${Math.max(...victim.connects).toFixed(1)} ms`);
+  const lag = (name: string) => (1000 * (after.get(`switchyard_nodejs_eventloop_lag_${name}_seconds`) ?? NaN)).toFixed(0);
+  const cpu = sumOf(after, 'switchyard_process_cpu_seconds_total') - sumOf(before, 'switchyard_process_cpu_seconds_total');
+  console.log(`server: event loop delay p50 ${lag('p50')} ms, p99 ${lag('p99')} ms, max ${lag('max')} ms; CPU ${cpu.toFixed(1)} s in ${wallSeconds.toFixed(1)} s (${((100 * cpu) / wallSeconds).toFixed(0)}% of one core); peak RSS ${server.peakRssMb.toFixed(0)} MiB`);
+  const failures = Object.values(victim.failed).reduce((a, b) => a + b, 0);
+  console.log(`victim failures: ${failures} ${JSON.stringify(victim.failed)} (status 0: no answer); the victim's own event loop delay max ${clientLoopMaxMs.toFixed(0)} ms`);
+}
+
+const storage = await createBenchStorage(backend, args['database-url']);
+let server: SwitchyardProcess | undefined;
+const interrupted = () => void (async () => (await server?.kill(), await storage.remove()))().finally(() => process.exit(130));
+process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+try {
+  // Production limits: startSwitchyard lifts the rate limits out of tests' way; put them back.
+  server = await startSwitchyard(storage.env, {
+    SWITCHYARD_RATE_LIMIT_PER_ADDRESS: String(DEFAULT_LIMITS.requestsPerMinutePerAddress),
+    SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL: String(DEFAULT_LIMITS.requestsPerMinutePerCredential),
+    SWITCHYARD_RATE_LIMIT_PER_OWNER: String(DEFAULT_LIMITS.requestsPerMinutePerOwner),
+  }, undefined, args['server-profile'] ? ['--cpu-prof', `--cpu-prof-dir=${args['server-profile']}`] : []);
+  const port = Number(new URL(server.baseUrl).port);
+  const keys = await seed(server.baseUrl);
+  const loadBefore = loadavg();
+  // Every process starts at once, at `startAt`, once they have all had time to load.
+  const startAt = Date.now() + START_DELAY_MS;
+  const hostile = (flood: string) => runProcess('bench/hostile-clients.ts', ['--port', String(port), '--flood', flood, '--key', keys.hostile, '--seconds', String(seconds), '--start-at', String(startAt)]);
+  const flooding = [
+    ...['items', 'listings', 'webhooks'].filter((flood) => floods.has(flood)).map(async (flood) => [flood, await hostile(flood)] as const),
+    ...(floods.has('idle') ? [idleFlood(port, startAt).then((outcomes) => ['idle', outcomes] as const)] : []),
+  ];
+  await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
+  const before = await serverMetrics(server.baseUrl);
+  const tcpBefore = tcpCounters();
+  const started = performance.now();
+  const deadline = startAt + seconds * 1000;
+  const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+  clientLoop.enable();
+  const victim = await victimLoop(port, keys, () => Date.now() < deadline);
+  clientLoop.disable();
+  const wallSeconds = (performance.now() - started) / 1000;
+  const after = await serverMetrics(server.baseUrl);
+  const tcp = Object.fromEntries(Object.entries(tcpCounters()).map(([name, value]) => [name, value - (tcpBefore[name] ?? 0)]).filter(([, moved]) => moved !== 0));
+  const answers = await Promise.all(flooding);
+  console.log(`backend ${backend}, ${seconds} s, floods ${[...floods].join(',')}, load average ${loadBefore.map((n) => n.toFixed(2)).join(' ')} before, ${loadavg().map((n) => n.toFixed(2)).join(' ')} after`);
+  console.log('hostile answers (webhooks: status 0 = still waiting at the end):', JSON.stringify(Object.fromEntries(answers)));
+  console.log('kernel TCP counters during the run (the whole machine):', JSON.stringify(tcp));
+  report(victim, { before, after, wallSeconds, peakRssMb: (await peakResidentBytes(server.child.pid!)) / MiB }, clientLoop.max / 1e6);
+  const code = await server.stop();
+  if (code !== 0) console.error(`the server stopped with exit code ${code}: ${server.output().slice(-2000)}`);
+} finally {
+  process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+  await server?.kill().catch(() => undefined);
+  await storage.remove();
+}

@@ -3,15 +3,17 @@
 // `--count` connections from `--from` open to 127.0.0.1:`--port`, each having sent the start of a
 // request and nothing more; one the server closes is opened again, at most `--rate` openings a
 // second in all, until `--seconds` have passed. Prints what the server did with them, as JSON.
+// `--start-at` (milliseconds since the epoch) holds it until then.
 //   node --import tsx bench/idle-connections.ts --port 8080 --from 127.0.0.4 --count 10000 --rate 1500 --seconds 20
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { port: { type: 'string' }, from: { type: 'string', default: '127.0.0.4' }, count: { type: 'string', default: '1000' }, rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { port: { type: 'string' }, from: { type: 'string', default: '127.0.0.4' }, count: { type: 'string', default: '1000' }, rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' }, 'start-at': { type: 'string' } } });
 const port = Number(values.port);
 const count = Math.min(19_000, Number(values.count));
 const rate = Number(values.rate);
-const start = Date.now();
+const start = Number(values['start-at'] ?? Date.now());
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - Date.now())));
 const deadline = start + Math.min(120, Number(values.seconds)) * 1000;
 
 const HALF_SENT = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Waiting: ';

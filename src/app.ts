@@ -5,7 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_LIMITS, DEFAULT_WEBHOOK_MAX_AGE_SECONDS, type Config, type Limits } from './config.ts';
 import { ApiError } from './errors.ts';
-import { parseJson, stringifyJson } from './json/exact-json.ts';
+import { parseJson, stringifyJson, type JsonBounds } from './json/exact-json.ts';
+import { jsonBoundsOf, NO_BOUNDS } from './validation/json-bounds.ts';
 import { decodeUtf8 } from './json/strict-utf8.ts';
 import type { HostingApi } from './hosting/hosting-api.ts';
 import type { Store } from './storage/store.ts';
@@ -37,6 +38,7 @@ import { registerLingeringClose } from './http/limits/lingering-close.ts';
 import { ConnectionGate, gateConnections } from './http/limits/connection-gate.ts';
 import { addressMatcher } from './http/limits/address-matcher.ts';
 import { registerBodyProgress } from './http/limits/body-progress.ts';
+import { BodySlots, registerBodySlots } from './http/limits/body-slots.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -104,6 +106,16 @@ function createServer(config: AppDeps['config'], logger: FastifyBaseLogger | und
 // compact, the parser keeps it, and ingestion writes it without serialising the object again.
 const KEEP_SOURCE_OF = new Set(['metadata']);
 
+// What each route's body schema can accept at most, worked out once per schema: the parser stops
+// at the first value past it (src/validation/json-bounds.ts).
+const boundsBySchema = new WeakMap<object, JsonBounds>();
+function bodyBounds(schema: unknown): JsonBounds {
+  if (typeof schema !== 'object' || schema === null) return NO_BOUNDS;
+  let bounds = boundsBySchema.get(schema);
+  if (!bounds) boundsBySchema.set(schema, (bounds = jsonBoundsOf(schema)));
+  return bounds;
+}
+
 function installCodecs(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? compileBodyValidator(schema) : compileParameterValidator(schema)));
   // Response schemas document the API; bodies are written by our own serializer so 64-bit
@@ -112,11 +124,11 @@ function installCodecs(app: FastifyInstance): void {
   // Fastify reads text/plain by default: a JSON body sent as text got a 422 where docs/errors.md
   // promises 415.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     // An empty body is no body: endpoints without one accept it, those with one say it is missing.
     if ((body as Buffer).length === 0) return done(null, undefined);
     try {
-      done(null, parseJson(decodeUtf8(body as Buffer), { keepSourceOf: KEEP_SOURCE_OF }));
+      done(null, parseJson(decodeUtf8(body as Buffer), { keepSourceOf: KEEP_SOURCE_OF, bounds: bodyBounds(request.routeOptions.schema?.body) }));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -130,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   gateConnections(app.server, connections);
   installCodecs(app);
   registerLingeringClose(app);
+  // First of the body's hooks: nothing reads a body before its address has a slot for it.
+  registerBodySlots(app, new BodySlots(limits.bodiesReadPerAddress));
   registerMeteredBodies(app, new BodyMemoryBudget(limits.bodiesInFlightBytes, limits.bodiesInFlightPerClientBytes));
   registerBodyProgress(app, limits.bodyStallTimeoutMs);
   await registerRateLimits(app, { perAddress: limits.requestsPerMinutePerAddress, perCredential: limits.requestsPerMinutePerCredential, perOwner: limits.requestsPerMinutePerOwner });

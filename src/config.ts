@@ -43,6 +43,8 @@ export interface Limits {
   /** bytes of request bodies held at once, in all and per client address */
   readonly bodiesInFlightBytes: number;
   readonly bodiesInFlightPerClientBytes: number;
+  /** request bodies read and parsed at once from one client address; the others wait unread */
+  readonly bodiesReadPerAddress: number;
   /** requests per minute from one client address, of one credential, and on one owner's resources */
   readonly requestsPerMinutePerAddress: number;
   readonly requestsPerMinutePerCredential: number;
@@ -64,6 +66,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   bodiesInFlightBytes: 128 * 1024 * 1024,
   bodiesInFlightPerClientBytes: 32 * 1024 * 1024,
+  bodiesReadPerAddress: 2,
   // Above what one process serves (about 7,000 requests a second at best on a 2-core machine), so
   // a legitimate client at full speed (a CI key posting scope reports, an ingester) is never
   // throttled by default; a deployment shared by tenants sets them lower. What keeps one owner
@@ -104,6 +107,7 @@ function limits(env: Env): Limits {
   return Object.freeze({
     bodiesInFlightBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_MIB', DEFAULT_LIMITS.bodiesInFlightBytes / MiB, 16, 1_000_000) * MiB,
     bodiesInFlightPerClientBytes: integer(env, 'SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', DEFAULT_LIMITS.bodiesInFlightPerClientBytes / MiB, 11, 1_000_000) * MiB,
+    bodiesReadPerAddress: integer(env, 'SWITCHYARD_BODIES_READ_PER_ADDRESS', DEFAULT_LIMITS.bodiesReadPerAddress, 1, 1_000_000),
     requestsPerMinutePerAddress: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_ADDRESS', DEFAULT_LIMITS.requestsPerMinutePerAddress, 1, 10_000_000),
     requestsPerMinutePerCredential: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL', DEFAULT_LIMITS.requestsPerMinutePerCredential, 1, 10_000_000),
     requestsPerMinutePerOwner: integer(env, 'SWITCHYARD_RATE_LIMIT_PER_OWNER', DEFAULT_LIMITS.requestsPerMinutePerOwner, 1, 10_000_000),

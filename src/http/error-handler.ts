@@ -5,11 +5,14 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorCatalogue, RETRY_AFTER_SECONDS, ValidationError, type ErrorCode } from '../errors.ts';
-import { JsonSyntaxError } from '../json/exact-json.ts';
+import { JsonBoundError, JsonSyntaxError } from '../json/exact-json.ts';
 import { toStorageError } from '../storage/storage-errors.ts';
 import { toValidationIssues } from '../validation/validators.ts';
 
 const LOCATIONS: Record<string, string> = { body: 'body', params: 'path', querystring: 'query', headers: 'header' };
+
+/** A value the body parser met past its route schema's bounds: the type the validator would give it. */
+const BOUND_TYPES: Record<JsonBoundError['bound'], string> = { maxItems: 'too_long', maxProperties: 'too_many_properties', depth: 'type_error' };
 
 const FASTIFY_CODES: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('payload_too_large'),
@@ -26,6 +29,7 @@ const FASTIFY_CODES: Record<string, () => ApiError> = {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof JsonSyntaxError) return new ValidationError([{ loc: ['body', error.position], msg: error.message, type: 'json_invalid' }]);
+  if (error instanceof JsonBoundError) return new ValidationError([{ loc: ['body', ...error.path], msg: error.message, type: BOUND_TYPES[error.bound] }]);
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation) {
     return new ValidationError(toValidationIssues(fastifyError.validation, [LOCATIONS[fastifyError.validationContext ?? 'body'] ?? 'body']));

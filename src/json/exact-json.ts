@@ -10,6 +10,28 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/**
+ * A value past one of the caller's bounds (ParseOptions.bounds): the body is refused there, without
+ * reading the rest. `path` leads to the array or object that holds too much, or to the value
+ * nested too deep.
+ */
+export class JsonBoundError extends Error {
+  constructor(
+    message: string,
+    readonly path: (string | number)[],
+    readonly bound: 'maxItems' | 'maxProperties' | 'depth',
+  ) {
+    super(message);
+  }
+}
+
+export interface JsonBounds {
+  /** containers nested in one another, the document's own counted: `{"a": [1]}` is 2 */
+  readonly depth: number;
+  readonly items: number;
+  readonly members: number;
+}
+
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
 const MAX_DEPTH = 128;
@@ -40,7 +62,11 @@ export function compactSourceOf(value: object): string | undefined {
 export interface ParseOptions {
   /** Keys whose object values keep their source text (compactSourceOf), if it is compact. */
   keepSourceOf?: ReadonlySet<string>;
+  /** What the document may hold at most (src/validation/json-bounds.ts); past them, JsonBoundError. */
+  bounds?: JsonBounds;
 }
+
+const UNBOUNDED: JsonBounds = { depth: Infinity, items: Infinity, members: Infinity };
 
 class Parser {
   private pos = 0;
@@ -50,9 +76,12 @@ class Parser {
    */
   private spaced = 0;
   private uncanonical = 0;
+  /** The key or index of the value being read at each depth, for a JsonBoundError's path. */
+  private readonly path: (string | number)[] = [];
   constructor(
     private readonly text: string,
     private readonly keepSourceOf: ReadonlySet<string> | undefined,
+    private readonly bounds: JsonBounds,
   ) {}
 
   parseDocument(): JsonValue {
@@ -64,6 +93,11 @@ class Parser {
 
   private fail(message: string): never {
     throw new JsonSyntaxError(message, this.pos);
+  }
+
+  /** The path to the value being read at `depth` (1 for the document's own members). */
+  private outOfBounds(depth: number, bound: JsonBoundError['bound'], message: string): never {
+    throw new JsonBoundError(message, this.path.slice(1, depth + 1), bound);
   }
 
   private skipSpace(): void {
@@ -78,6 +112,7 @@ class Parser {
     if (depth > MAX_DEPTH) this.fail('JSON nested too deeply');
     this.skipSpace();
     const c = this.text.charCodeAt(this.pos);
+    if ((c === 123 || c === 91) && depth >= this.bounds.depth) this.outOfBounds(depth, 'depth', `must not be an array or object: this endpoint accepts nothing nested ${depth + 1} deep`);
     if (c === 123) return this.object(depth + 1);
     if (c === 91) return this.array(depth + 1);
     if (c === 34) return this.string();
@@ -208,6 +243,8 @@ class Parser {
       return out;
     }
     for (;;) {
+      if (out.length === this.bounds.items) this.outOfBounds(depth - 1, 'maxItems', `must NOT have more than ${this.bounds.items} items`);
+      this.path[depth] = out.length;
       out.push(this.value(depth));
       this.skipSpace();
       const c = this.text.charCodeAt(this.pos++);
@@ -224,12 +261,14 @@ class Parser {
       this.pos++;
       return out;
     }
-    for (;;) {
+    for (let members = 0; ; members++) {
+      if (members === this.bounds.members) this.outOfBounds(depth - 1, 'maxProperties', `must NOT have more than ${this.bounds.members} properties`);
       this.skipSpace();
       if (this.text.charCodeAt(this.pos) !== 34) this.fail('Expected a property name');
       const keyAt = this.pos;
       const key = this.key();
       if (Object.hasOwn(out, key)) throw new JsonSyntaxError(`Duplicate key "${key}"`, keyAt);
+      this.path[depth] = key;
       this.skipSpace();
       if (this.text.charCodeAt(this.pos++) !== 58) this.fail("Expected ':'");
       const value = this.keepSourceOf?.has(key) ? this.valueKeepingSource(depth) : this.value(depth);
@@ -255,7 +294,7 @@ function skipDigits(text: string, from: number): number {
 }
 
 export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
-  return new Parser(text, options.keepSourceOf).parseDocument();
+  return new Parser(text, options.keepSourceOf, options.bounds ?? UNBOUNDED).parseDocument();
 }
 
 /** JSON.stringify that writes bigint as an exact JSON integer and skips undefined properties. */

@@ -5,6 +5,7 @@ import { _, Ajv, type ErrorObject, type KeywordCxt, type ValidateFunction } from
 import addFormatsModule from 'ajv-formats';
 import { isDateTime } from '../domain/date-time.ts';
 import { INT64_MAX, parseUint64 } from '../domain/int64.ts';
+import { closedObjectBound } from './closed-object-bound.ts';
 import { MAX_REPORTED_ISSUES, omittedIssues, type ValidationIssue } from './issue-limit.ts';
 
 export type { ValidationIssue } from './issue-limit.ts';
@@ -125,18 +126,6 @@ const BOUNDED_CONTENT: readonly [bound: string, content: readonly string[]][] = 
   ['maxLength', ['pattern', 'format', 'storable']],
   ['maxProperties', ['properties', 'additionalProperties', 'required']],
 ];
-
-/**
- * An object closed to unknown fields holds at most its declared ones when valid. Up to
- * UNKNOWN_FIELDS_NAMED more, each unknown field is named (a misspelt field is worth naming); past
- * that, the object is only said to have too many.
- */
-const UNKNOWN_FIELDS_NAMED = 100;
-
-function closedObjectBound(node: Record<string, unknown>): number | undefined {
-  if (node.additionalProperties !== false || node.patternProperties !== undefined || typeof node.properties !== 'object') return undefined;
-  return Object.keys(node.properties as object).length + UNKNOWN_FIELDS_NAMED;
-}
 
 function withinBounds(node: Record<string, unknown>): Record<string, unknown> {
   node.maxProperties ??= closedObjectBound(node);

@@ -33,9 +33,12 @@ export interface StorageEnv {
   DATABASE_URL?: string;
 }
 
-/** The process as `npm start` runs it, with only PATH inherited and `env` added; not waited for. */
-export function spawnSwitchyard(env: Record<string, string>): Omit<SwitchyardProcess, 'baseUrl'> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * The process as `npm start` runs it, with only PATH inherited and `env` added; not waited for.
+ * `nodeArgs` go to node before the script (a benchmark's `--cpu-prof`, which NODE_OPTIONS refuses).
+ */
+export function spawnSwitchyard(env: Record<string, string>, nodeArgs: string[] = []): Omit<SwitchyardProcess, 'baseUrl'> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -56,7 +59,7 @@ export function spawnSwitchyard(env: Record<string, string>): Omit<SwitchyardPro
 }
 
 /** Starts the process on `storage` (on `extraEnv.PORT`, else a free port) and resolves once /readyz answers 200. */
-export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 180_000): Promise<SwitchyardProcess> {
+export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<string, string> = {}, readyWithinMs = 180_000, nodeArgs: string[] = []): Promise<SwitchyardProcess> {
   const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const spawned = spawnSwitchyard({
     HOST: '127.0.0.1',
@@ -72,7 +75,7 @@ export async function startSwitchyard(storage: StorageEnv, extraEnv: Record<stri
     SWITCHYARD_RATE_LIMIT_PER_OWNER: '10000000',
     ...storage,
     ...extraEnv,
-  });
+  }, nodeArgs);
   const { child, output, exited } = spawned;
   const baseUrl = `http://127.0.0.1:${port}`;
   const run: SwitchyardProcess = { ...spawned, baseUrl };

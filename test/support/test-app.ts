@@ -76,7 +76,7 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }, options.hostingTuning) : null;
   const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform: options.executorPlatform?.(platform) ?? platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
   const app = await buildApp({
-    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, connectionsTotal: 1_000_000, connectionsPerAddress: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies, webhookMaxAgeSeconds: options.webhookMaxAgeSeconds },
+    config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, connectionsTotal: 1_000_000, connectionsPerAddress: 1_000_000, bodiesReadPerAddress: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies, webhookMaxAgeSeconds: options.webhookMaxAgeSeconds },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
     hostingPlatform: platform,

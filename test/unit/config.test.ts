@@ -117,6 +117,7 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
   const set = loadConfig({
     SWITCHYARD_BODIES_IN_FLIGHT_MIB: '64',
     SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB: '16',
+    SWITCHYARD_BODIES_READ_PER_ADDRESS: '5',
     SWITCHYARD_RATE_LIMIT_PER_ADDRESS: '100',
     SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL: '50',
     SWITCHYARD_RATE_LIMIT_PER_OWNER: '70',
@@ -133,6 +134,7 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
   assert.deepEqual(set.limits, {
     bodiesInFlightBytes: 64 * 1024 * 1024,
     bodiesInFlightPerClientBytes: 16 * 1024 * 1024,
+    bodiesReadPerAddress: 5,
     requestsPerMinutePerAddress: 100,
     requestsPerMinutePerCredential: 50,
     requestsPerMinutePerOwner: 70,
@@ -146,7 +148,7 @@ test('limits per client, credential and owner, and trusted proxies (issue 20)', 
     keepAliveTimeoutMs: 65_000,
   });
   assert.deepEqual(set.trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
-  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0'], ['SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS', '0'], ['SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS', '0.5'], ['SWITCHYARD_HEADERS_TIMEOUT_SECONDS', '601']]) {
+  for (const [name, value] of [['SWITCHYARD_TRUSTED_PROXIES', 'proxy.example'], ['SWITCHYARD_TRUSTED_PROXIES', '10.0.0.0/33'], ['SWITCHYARD_BODIES_IN_FLIGHT_PER_CLIENT_MIB', '4'], ['SWITCHYARD_BODIES_READ_PER_ADDRESS', '0'], ['SWITCHYARD_RATE_LIMIT_PER_OWNER', '0'], ['SWITCHYARD_MAX_CONNECTIONS_PER_ADDRESS', '0'], ['SWITCHYARD_BODY_STALL_TIMEOUT_SECONDS', '0.5'], ['SWITCHYARD_HEADERS_TIMEOUT_SECONDS', '601']]) {
     assert.throws(() => loadConfig({ [name!]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(name!), `${name}=${value}`);
   }
   assert.throws(() => loadConfig({ SWITCHYARD_HEADERS_TIMEOUT_SECONDS: '30', SWITCHYARD_REQUEST_TIMEOUT_SECONDS: '20' }), (error: unknown) => error instanceof ConfigError && error.message === 'SWITCHYARD_HEADERS_TIMEOUT_SECONDS (30) must not be more than SWITCHYARD_REQUEST_TIMEOUT_SECONDS (20)');

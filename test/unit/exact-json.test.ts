@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compactSourceOf, JsonSyntaxError, parseJson, stringifyJson } from '../../src/json/exact-json.ts';
+import { compactSourceOf, JsonBoundError, JsonSyntaxError, parseJson, stringifyJson, type JsonBounds } from '../../src/json/exact-json.ts';
 
 const asNumbers = (x: unknown): unknown =>
   typeof x === 'bigint' ? Number(x) : Array.isArray(x) ? x.map(asNumbers) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, asNumbers(y)])) : x;
@@ -105,4 +105,50 @@ test('keeps the source text of objects under the keys asked for, only when it is
     assert.equal(compactSourceOf((parseJson(`{"metadata":{"a":${spelling}}}`, keep) as { metadata: object }).metadata), undefined, `${spelling} is not kept as spelt`);
   }
   assert.equal(compactSourceOf((parseJson('{"metadata":{"a":-1.5,"b":9223372036854775807,"c":1e-7}}', keep) as { metadata: object }).metadata), '{"a":-1.5,"b":9223372036854775807,"c":1e-7}');
+});
+
+/** What `value` holds at most: its nesting, its longest array, its largest object. */
+function boundsOf(value: unknown): JsonBounds {
+  if (value === null || typeof value !== 'object') return { depth: 0, items: 0, members: 0 };
+  const inner = Object.values(value).map(boundsOf);
+  const own = Array.isArray(value) ? { items: value.length, members: 0 } : { items: 0, members: Object.keys(value).length };
+  return {
+    depth: 1 + Math.max(0, ...inner.map((b) => b.depth)),
+    items: Math.max(own.items, ...inner.map((b) => b.items)),
+    members: Math.max(own.members, ...inner.map((b) => b.members)),
+  };
+}
+
+test('within its bounds a document parses as without them; one past any of them is refused', () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 5 }), (text) => {
+      const bounds = boundsOf(JSON.parse(text));
+      assert.deepStrictEqual(parseJson(text, { bounds }), parseJson(text));
+      for (const name of ['depth', 'items', 'members'] as const) {
+        if (bounds[name] === 0) continue; // nothing to tighten
+        assert.throws(() => parseJson(text, { bounds: { ...bounds, [name]: bounds[name] - 1 } }), JsonBoundError, `${name} below ${bounds[name]}: ${text}`);
+      }
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test('stops at the first value past its bounds, and says where', () => {
+  const bounds = { depth: 2, items: 3, members: 2 };
+  const refusal = (text: string) => {
+    try {
+      parseJson(text, { bounds });
+    } catch (error) {
+      assert.ok(error instanceof JsonBoundError);
+      return { path: error.path, bound: error.bound, message: error.message };
+    }
+    return assert.fail(`${text} parsed`);
+  };
+  assert.deepStrictEqual(parseJson('{"a":[1,2,3],"b":{}}', { bounds }), { a: [1, 2, 3], b: {} });
+  assert.deepStrictEqual(refusal('{"a":[1,2,3,4]}'), { path: ['a'], bound: 'maxItems', message: 'must NOT have more than 3 items' });
+  assert.deepStrictEqual(refusal('{"a":[1,[2]]}'), { path: ['a', 1], bound: 'depth', message: 'must not be an array or object: this endpoint accepts nothing nested 3 deep' });
+  assert.deepStrictEqual(refusal('{"a":1,"b":2,"c":3}'), { path: [], bound: 'maxProperties', message: 'must NOT have more than 2 properties' });
+  assert.deepStrictEqual(refusal('[{"x":1,"y":2,"z":3}]'), { path: [0], bound: 'maxProperties', message: 'must NOT have more than 2 properties' });
+  // The rest is never read: what follows the refused value may be anything, even broken.
+  assert.deepStrictEqual(refusal(`{"a":[[]${',[]'.repeat(100_000)} this is not JSON`), { path: ['a', 0], bound: 'depth', message: 'must not be an array or object: this endpoint accepts nothing nested 3 deep' });
 });
