@@ -12,6 +12,8 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /** A second port serving only /healthz and /readyz (src/http/health-listener.ts), or none. */
+  readonly healthPort: number | undefined;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
   /** PostgreSQL only: connections in the pool, and the server-side limit of one statement. */
@@ -134,6 +136,14 @@ function webhookMaxAge(env: Env): number {
   return seconds;
 }
 
+function healthPort(env: Env): number | undefined {
+  const name = 'SWITCHYARD_HEALTH_PORT';
+  if (env[name] === undefined || env[name] === '') return undefined;
+  const port = integer(env, name, 0, 0, 65535);
+  if (port !== 0 && port === integer(env, 'PORT', 8080, 0, 65535)) throw new ConfigError(`${name} must differ from PORT (${port})`);
+  return port;
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -233,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
+    healthPort: healthPort(env),
     dataDir: env.SWITCHYARD_DATA_DIR || './data',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     databasePoolSize: integer(env, 'SWITCHYARD_DB_POOL_SIZE', 10, 1, 1000),

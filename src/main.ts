@@ -10,6 +10,7 @@ import pino, { type Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp, loggerOptions } from './app.ts';
 import { HostingApi } from './hosting/hosting-api.ts';
+import { startHealthListener, type HealthListener } from './http/health-listener.ts';
 import { openStore, storeOptions, type StoreStep } from './storage/store.ts';
 import { scheduleRetention } from './services/retention.ts';
 import { HostingPlatform } from './hosting/hosting-platform.ts';
@@ -89,10 +90,21 @@ export async function startServer(config: Config): Promise<void> {
   if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
 
   let stopRetention = () => {};
+  let health: HealthListener | undefined;
   shutdown = async () => {
     stopRetention();
+    await health?.close();
     await executor?.stop();
+    // Requests in flight get DRAIN_MS to finish. Connections that never sent a request are not
+    // timed out once the server closes (Node stops checking them), so without this one idle client
+    // kept the process from ever exiting.
+    const force = setTimeout(() => {
+      app.log.warn({ afterMs: DRAIN_MS }, 'shutting down: closing the connections still open');
+      app.server.closeAllConnections();
+    }, DRAIN_MS);
+    app.server.closeIdleConnections();
     await app.close();
+    clearTimeout(force);
     await store.close();
     app.log.info('store closed; exiting');
     process.exit(0);
@@ -101,10 +113,17 @@ export async function startServer(config: Config): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   if (stopping) return; // a signal during listen: shutdown is already closing the app
+  if (config.healthPort !== undefined) {
+    health = await startHealthListener(config.host, config.healthPort, { ready: () => store.ready(), warn: (fields, message) => app.log.warn(fields, message) });
+    app.log.info({ port: health.port }, 'health port: /healthz and /readyz');
+  }
   stopRetention = scheduleRetention(store, config, app.log);
   executor?.start();
   app.log.info({ backend: store.backend }, 'switchyard ready');
 }
+
+/** How long requests in flight at shutdown may take to finish before their connections are closed. */
+const DRAIN_MS = 10_000;
 
 /** Reads the configuration from `env` and serves until a signal; exits 2 on a bad setting, 1 on a failed start. */
 export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {

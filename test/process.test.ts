@@ -5,6 +5,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import net from 'node:net';
 import { join } from 'node:path';
 import { freePort, spawnSwitchyard } from './support/switchyard-process.ts';
 
@@ -79,6 +80,24 @@ describe('the switchyard process', () => {
       }
     } finally {
       first.child.kill('SIGKILL');
+    }
+  });
+
+  test('SIGTERM exits even while clients hold connections that never send a request', { timeout: 180_000 }, async () => {
+    const port = await freePort();
+    const run = startSwitchyard({ PORT: String(port), SWITCHYARD_DATA_DIR: 'memory://' });
+    const idle: net.Socket[] = [];
+    try {
+      await waitFor(() => run.output().includes('switchyard ready'), 'start-up');
+      for (let i = 0; i < 5; i++) idle.push(net.connect(port, '127.0.0.1').on('error', () => undefined));
+      await Promise.all(idle.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+      run.child.kill('SIGTERM');
+      // Node stops timing out request-less connections once the server closes: before, this waited forever.
+      assert.equal((await run.exited).code, 0);
+      assert.match(run.output(), /closing the connections still open/);
+    } finally {
+      for (const socket of idle) socket.destroy();
+      run.child.kill('SIGKILL');
     }
   });
 
