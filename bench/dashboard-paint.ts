@@ -37,23 +37,25 @@ interface Paint {
   pageEnd: number;
 }
 
-/** Resource Timing of the page at its first meaningful paint (runs in the page). */
-function timingsInPage() {
-  const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-  const path = (entry: PerformanceEntry) => new URL(entry.name).pathname;
-  const first = (test: (name: string) => boolean) => resources.filter((entry) => test(path(entry))).sort((a, b) => a.startTime - b.startTime)[0];
+/**
+ * Resource Timing of the page at its first meaningful paint, as a Paint's fields. Source text run
+ * in the page: a function would be serialized with the helpers tsx adds to named functions.
+ */
+const TIMINGS_IN_PAGE = `(() => {
+  const resources = performance.getEntriesByType('resource');
+  const path = (entry) => new URL(entry.name).pathname;
+  const first = (test) => resources.filter((entry) => test(path(entry))).sort((a, b) => a.startTime - b.startTime)[0];
   const aggregate = first((name) => name.endsWith('/logs/aggregate'));
   const list = first((name) => name.endsWith('/logs'));
-  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
   return {
-    shellEnd: navigation.responseEnd,
+    shellEnd: performance.getEntriesByType('navigation')[0].responseEnd,
     assetsEnd: Math.max(...resources.filter((entry) => path(entry).startsWith('/dashboard/assets/')).map((entry) => entry.responseEnd)),
-    aggregateStart: aggregate?.startTime ?? NaN,
-    aggregateEnd: aggregate?.responseEnd ?? NaN,
-    pageStart: list?.startTime ?? NaN,
-    pageEnd: list?.responseEnd ?? NaN,
+    aggregateStart: aggregate ? aggregate.startTime : NaN,
+    aggregateEnd: aggregate ? aggregate.responseEnd : NaN,
+    pageStart: list ? list.startTime : NaN,
+    pageEnd: list ? list.responseEnd : NaN,
   };
-}
+})()`;
 
 async function paintOnce(browser: Awaited<ReturnType<typeof launchBrowser>>, url: string): Promise<Paint> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -65,7 +67,7 @@ async function paintOnce(browser: Awaited<ReturnType<typeof launchBrowser>>, url
     // The instant is taken in the page, at the first frame that shows all three.
     const painted = await page.waitForFunction(() => document.querySelector('[data-total]') && document.querySelector('.u-over canvas, .u-wrap canvas') && document.querySelector('tr.event') && performance.now(), null, { timeout: 60_000, polling: 'raf' });
     const meaningful = (await painted.jsonValue()) as number;
-    const timings = await page.evaluate(timingsInPage);
+    const timings = (await page.evaluate(TIMINGS_IN_PAGE)) as Omit<Paint, 'meaningful' | 'stacked'>;
     if (process.env.PAINT_TIMINGS) console.error(await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => `${entry.name.replace(location.origin, '').slice(0, 60)} ${entry.startTime.toFixed(0)}→${(entry as PerformanceResourceTiming).responseEnd.toFixed(0)}`).join('\n')));
     const stackedAt = await page.waitForFunction(() => document.querySelector('figure.histogram[data-stacked="true"]') && performance.now(), null, { timeout: 120_000, polling: 'raf' });
     const stacked = (await stackedAt.jsonValue()) as number;
