@@ -1,5 +1,5 @@
-// The one HTML page of the dashboard: styles, the activity log's early requests, the modules
-// preloaded, then the entry module, which draws every page.
+// The one HTML page of the dashboard: the activity log's early requests, the modules preloaded,
+// the styles, then the entry module, which draws every page.
 // It holds no data: what a person sees comes from the API, rendered by Preact as text.
 import { DASHBOARD_ASSETS } from './dashboard-assets.ts';
 
@@ -7,7 +7,8 @@ import { DASHBOARD_ASSETS } from './dashboard-assets.ts';
  * log-prefetch.js and what it imports: asked for first (an async script would otherwise be asked
  * for at low priority), and run as soon as they are here, so an activity log's aggregate starts
  * while the other modules are still on their way. The styles can be asked for after them: being in
- * the head, they still hold back the first paint until they are here.
+ * the head, they still hold back the first paint until they are here. Keep the list in step with
+ * log-prefetch.js's imports: a module missing here is only asked for later.
  */
 export const EARLY_MODULES = ['log-prefetch.js', 'log-requests.js', 'api.js', 'view-state.js', 'repo-route.js'];
 

@@ -13,7 +13,7 @@ export function logRequests(owner, repository, view) {
   const pageQuery = new URLSearchParams(filters);
   pageQuery.set('per_page', String(PER_PAGE));
   if (view.cursor) pageQuery.set('cursor', view.cursor);
-  return { base, filters, aggregate: `${base}/logs/aggregate?${filters}`, page: `${base}/logs?${pageQuery}` };
+  return { base, aggregate: `${base}/logs/aggregate?${filters}`, page: `${base}/logs?${pageQuery}` };
 }
 
 const early = new Map();
