@@ -126,6 +126,36 @@ describe('the dashboard: sign-in, activity log, settings', { skip: skipWithoutCh
         await until(() => shownIds(page), first.ids, 'back to the first page');
       });
 
+      test('an address opened directly asks for its aggregate while the page\'s modules are still arriving, and once', async () => {
+        const asked: string[] = [];
+        let aggregateAsked: () => void;
+        const aggregateSeen = new Promise<void>((resolve) => (aggregateAsked = resolve));
+        const aggregate = `${LOGS}/aggregate?outcome=failure`;
+        const onRequest = (request: { url(): string }) => {
+          const url = new URL(request.url());
+          if (!url.pathname.startsWith(LOGS)) return;
+          asked.push(url.pathname + url.search);
+          if (url.pathname + url.search === aggregate) aggregateAsked();
+        };
+        // The entry module is held back until the aggregate has been asked for (or 5 s have passed).
+        let heldUntilAsked = false;
+        await page.route('**/dashboard/assets/main.js', async (route) => {
+          heldUntilAsked = await Promise.race([aggregateSeen.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, 5000, false))]);
+          await route.continue();
+        });
+        page.on('request', onRequest);
+        try {
+          await page.goto(`${t.baseUrl}/repos/${FULL_NAME}/logs?outcome=failure`);
+          await assertShows(new URLSearchParams({ outcome: 'failure' }), 'the view opened from its address');
+        } finally {
+          page.off('request', onRequest);
+          await page.unroute('**/dashboard/assets/main.js');
+        }
+        assert.ok(heldUntilAsked, 'the aggregate was asked for before the entry module arrived');
+        assert.deepEqual(asked.filter((path) => path === aggregate), [aggregate], 'the aggregate was asked for once');
+        assert.deepEqual(asked.filter((path) => path.startsWith(`${LOGS}?`)), [`${LOGS}?outcome=failure&per_page=${PER_PAGE}`], 'the first page was asked for once');
+      });
+
       test('a range picked on the chart becomes the window, in the URL and in what is shown', async () => {
         await page.goto(`${t.baseUrl}/repos/${FULL_NAME}/logs`);
         await page.locator('figure.histogram[data-stacked="true"]').waitFor();

@@ -1,7 +1,7 @@
 // The histogram of the window, drawn by uPlot as bars stacked by outcome (totals alone until the
 // breakdown arrives). Dragging across it picks a window, widened to whole buckets. Beside the
 // canvas, the same counts as a table for screen readers and for zooming from the keyboard.
-import { useEffect, useRef } from './preact-hooks.js';
+import { useLayoutEffect, useRef } from './preact-hooks.js';
 import uPlot from './uplot.js';
 import { html } from './html.js';
 import { count, utc } from './format.js';
@@ -53,7 +53,9 @@ export function HistogramChart({ aggregate, stacked, onPick }) {
   const pick = useRef(onPick);
   pick.current = onPick;
   const buckets = aggregate.histogram;
-  useEffect(() => {
+  // Drawn as the page is committed, so the chart is in the same frame as the total and the table
+  // (an effect would wait for the next frame and a timer; bench/RESULTS.md, first meaningful paint).
+  useLayoutEffect(() => {
     if (buckets.length === 0) return undefined;
     const xs = buckets.map((bucket) => new Date(bucket.start).getTime() / 1000);
     const xRange = [xs[0], new Date(buckets[buckets.length - 1].end).getTime() / 1000];

@@ -1,11 +1,11 @@
 // The data of an activity-log view: the aggregate (total, histogram, facets) and a page of events,
-// fetched in parallel; then the histogram by outcome, which the aggregate gives only as a total:
-// one aggregate per outcome but the largest, whose counts are what the others leave of the total.
+// fetched in parallel (or taken from log-prefetch.js, which started them as the page loaded);
+// then the histogram by outcome, which the aggregate gives only as a total: one aggregate per
+// outcome but the largest, whose counts are what the others leave of the total.
 import { useEffect, useState } from './preact-hooks.js';
-import { api, pageLinks, repoPath } from './api.js';
+import { api, pageLinks } from './api.js';
 import { filterQuery } from './view-state.js';
-
-export const PER_PAGE = 25;
+import { logRequests, takeEarly } from './log-requests.js';
 
 function useLoad(key, load) {
   const [state, setState] = useState({ key: null, value: null, problem: null });
@@ -13,9 +13,10 @@ function useLoad(key, load) {
   useEffect(() => {
     const controller = new AbortController();
     setState((previous) => ({ ...previous, loading: true, problem: null }));
+    // An early request cannot be aborted: once this view is left, its answer is dropped here.
     load(controller.signal).then(
-      (value) => setState({ key, value, problem: null, loading: false }),
-      (problem) => problem.name !== 'AbortError' && setState({ key, value: null, problem, loading: false }),
+      (value) => !controller.signal.aborted && setState({ key, value, problem: null, loading: false }),
+      (problem) => !controller.signal.aborted && problem.name !== 'AbortError' && setState({ key, value: null, problem, loading: false }),
     );
     return () => controller.abort();
   }, [key, attempt]);
@@ -45,16 +46,14 @@ async function histogramByOutcome(base, view, aggregate, signal) {
   return series;
 }
 
-export function useLogData(owner, repository, view) {
-  const base = repoPath(owner, repository);
-  const filters = filterQuery(view).toString();
-  const pageQuery = new URLSearchParams(filters);
-  pageQuery.set('per_page', String(PER_PAGE));
-  if (view.cursor) pageQuery.set('cursor', view.cursor);
+/** The answer to `path`: the early request when there is one, else a new one. */
+const request = (path, signal) => takeEarly(path) ?? api(path, { signal });
 
-  const aggregate = useLoad(`${base}?${filters}`, (signal) => api(`${base}/logs/aggregate?${filters}`, { signal }).then((answer) => answer.body));
-  const page = useLoad(`${base}?${pageQuery}`, (signal) =>
-    api(`${base}/logs?${pageQuery}`, { signal }).then((answer) => ({ events: answer.body.events, links: pageLinks(answer.headers.get('link')) })),
+export function useLogData(owner, repository, view) {
+  const { base, aggregate: aggregatePath, page: pagePath } = logRequests(owner, repository, view);
+  const aggregate = useLoad(aggregatePath, (signal) => request(aggregatePath, signal).then((answer) => answer.body));
+  const page = useLoad(pagePath, (signal) =>
+    request(pagePath, signal).then((answer) => ({ events: answer.body.events, links: pageLinks(answer.headers.get('link')) })),
   );
   const [stacked, setStacked] = useState(null);
   useEffect(() => {

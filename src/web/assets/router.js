@@ -2,6 +2,8 @@
 // a copied address opens the same view.
 import { useEffect, useState } from './preact-hooks.js';
 
+export { repoRoute, repoUrl } from './repo-route.js';
+
 const listeners = new Set();
 
 export function navigate(url, { replace = false } = {}) {
@@ -30,13 +32,3 @@ export function onLinkClick(event) {
   event.preventDefault();
   navigate(event.currentTarget.getAttribute('href'));
 }
-
-/** `/repos/{owner}/{repository}/{page}` of the dashboard, or null. */
-export function repoRoute(path) {
-  const match = /^\/repos\/([^/]+)\/([^/]+)\/(logs|queue|settings)$/.exec(path);
-  if (!match) return null;
-  return { owner: decodeURIComponent(match[1]), repository: decodeURIComponent(match[2]), page: match[3] };
-}
-
-export const repoUrl = (owner, repository, page, search = '') =>
-  `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}/${page}${search ? `?${search}` : ''}`;
