@@ -7,10 +7,11 @@
 // failures and /healthz are printed. Each flood runs in processes of its own
 // (bench/hostile-clients.ts, bench/idle-connections.ts), so the server's share of the second
 // client's wait shows apart from the clients': the server's event-loop delay, its CPU time and
-// its own time per request come from its /metrics. `--floods` picks some. Usage:
+// its own time per request come from its /metrics. `--floods` picks some; `--health-port` has the
+// server listen on a health port too and the second client probe /healthz there. Usage:
 //   npx tsx bench/hostile-floods.ts [--backend pglite|postgres] [--seconds 15]
 //     [--floods items,webhooks,listings,idle] [--idle 21000] [--idle-rate 3000] [--victim-interval 100]
-//     [--server-profile <directory for the server's .cpuprofile>]
+//     [--server-profile <directory for the server's .cpuprofile>] [--health-port]
 import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { loadavg } from 'node:os';
@@ -18,7 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import type { Backend } from '../src/storage/store.ts';
-import { startSwitchyard, type SwitchyardProcess } from '../test/support/switchyard-process.ts';
+import { freePort, startSwitchyard, type SwitchyardProcess } from '../test/support/switchyard-process.ts';
 import { SERVICE_TOKEN } from '../test/support/test-app.ts';
 import { createBenchStorage } from './bench-store.ts';
 import { percentile } from './latency.ts';
@@ -35,6 +36,8 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
     /** a directory for the server's CPU profile (node --cpu-prof), written when it stops */
     'server-profile': { type: 'string' },
+    /** the server also listens on a health port (SWITCHYARD_HEALTH_PORT) and the victim probes /healthz there */
+    'health-port': { type: 'boolean', default: false },
   },
 });
 const backend = args.backend as Backend;
@@ -121,7 +124,7 @@ interface Victim {
 
 // The second client keeps far inside the production rate limits: one round of its three
 // requests every `--victim-interval` ms at most, each on a new connection.
-async function victimLoop(port: number, keys: { ci: string; admin: string }, running: () => boolean): Promise<Victim> {
+async function victimLoop(port: number, healthPort: number, keys: { ci: string; admin: string }, running: () => boolean): Promise<Victim> {
   const victim: Victim = { latencies: { 'scope report': [], 'list page': [], '/healthz': [] }, connects: [], failed: {} };
   const interval = Number(args['victim-interval']);
   const started = Date.now();
@@ -132,7 +135,7 @@ async function victimLoop(port: number, keys: { ci: string; admin: string }, run
       ['list page', 'GET', '/v1/repos/acme/widgets/logs?per_page=10', keys.admin, undefined],
       ['/healthz', 'GET', '/healthz', '', undefined],
     ] as const) {
-      const { status, ms, connectMs } = await send(port, method, path, token, body);
+      const { status, ms, connectMs } = await send(kind === '/healthz' ? healthPort : port, method, path, token, body);
       victim.connects.push(connectMs);
       if (status < 200 || status >= 300) victim.failed[`${kind} ${status}`] = (victim.failed[`${kind} ${status}`] ?? 0) + 1;
       victim.latencies[kind]!.push(ms);
@@ -176,7 +179,9 @@ const interrupted = () => void (async () => (await server?.kill(), await storage
 process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
 try {
   // Production limits: startSwitchyard lifts the rate limits out of tests' way; put them back.
+  const healthPort = args['health-port'] ? await freePort() : undefined;
   server = await startSwitchyard(storage.env, {
+    ...(healthPort ? { SWITCHYARD_HEALTH_PORT: String(healthPort) } : {}),
     SWITCHYARD_RATE_LIMIT_PER_ADDRESS: String(DEFAULT_LIMITS.requestsPerMinutePerAddress),
     SWITCHYARD_RATE_LIMIT_PER_CREDENTIAL: String(DEFAULT_LIMITS.requestsPerMinutePerCredential),
     SWITCHYARD_RATE_LIMIT_PER_OWNER: String(DEFAULT_LIMITS.requestsPerMinutePerOwner),
@@ -198,7 +203,7 @@ try {
   const deadline = startAt + seconds * 1000;
   const clientLoop = monitorEventLoopDelay({ resolution: 10 });
   clientLoop.enable();
-  const victim = await victimLoop(port, keys, () => Date.now() < deadline);
+  const victim = await victimLoop(port, healthPort ?? port, keys, () => Date.now() < deadline);
   clientLoop.disable();
   const wallSeconds = (performance.now() - started) / 1000;
   const after = await serverMetrics(server.baseUrl);
