@@ -21,6 +21,7 @@ import type { Database } from '../database.ts';
 import type { EventScope } from './event-filters.ts';
 import { ConcurrencyLimit } from '../concurrency-limit.ts';
 import { ReadWriteGate } from '../read-write-gate.ts';
+import { lastEventId, nextSliceLength, onSession } from '../session-slices.ts';
 import { AggregateParts, type PartRow } from './event-aggregate-parts.ts';
 
 /** How the parts of an aggregate share one state of the log (see above). */
@@ -88,8 +89,7 @@ export class EventAggregateQueries {
    * counts added up here; the number facets are cut to their first 200 once every slice is in.
    */
   private async inSlices(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<PartRow[]> {
-    const { rows } = await sql<{ id: string | null }>`SELECT max(id)::text AS id FROM events`.execute(this.db);
-    const fixed: EventScope = { ...scope, maxId: scope.maxId ?? BigInt(rows[0]?.id ?? 0) };
+    const fixed: EventScope = { ...scope, maxId: scope.maxId ?? (await lastEventId(this.db)) ?? 0n };
     const counts = new Map<string, PartRow & { n: number }>();
     const add = (grouping: PartRow['grouping'], value: string | null, n: number) => {
       const key = `${grouping} ${value}`;
@@ -129,15 +129,11 @@ export class EventAggregateQueries {
     while (from < end) {
       const to = sliceEnd(from, seconds, end);
       const statement = part({ ...scope, window: { from: new Date(from), to: new Date(to) } });
-      const { rows, ms } = await this.db.connection().execute(async (session) => {
-        const started = performance.now();
-        const result = await statement.execute(session);
-        return { rows: result.rows, ms: performance.now() - started };
-      });
+      const { rows, ms } = await onSession(this.db, statement.compile(this.db));
       this.longestSliceMs = Math.max(this.longestSliceMs, ms);
       for (const row of rows) add(row);
       await this.slicing.afterSlice?.(++slices.done);
-      seconds = Math.max(narrowestSeconds, seconds * Math.min(8, Math.max(1 / 8, targetMs / Math.max(ms, 0.1))));
+      seconds = nextSliceLength(seconds, ms, targetMs, narrowestSeconds);
       from = to;
     }
   }
@@ -196,7 +192,7 @@ export class EventAggregateQueries {
  * widest count slot no longer than the slice, at least one narrowest slot past `from`, at most
  * `end` (epoch milliseconds; `from` and `end` may fall between slots).
  */
-export function sliceEnd(from: number, seconds: number, end: number): number {
+function sliceEnd(from: number, seconds: number, end: number): number {
   const unit = (SLICE_ALIGNMENTS.find((width) => width <= seconds) ?? NARROWEST_SLICE_SECONDS) * 1000;
   const aligned = Math.floor((from + seconds * 1000) / unit) * unit;
   const narrowest = NARROWEST_SLICE_SECONDS * 1000;

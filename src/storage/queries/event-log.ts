@@ -15,6 +15,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { ActivityLogFilters, Seek, StoredEvent, TimeWindow } from '../../domain/activity-log/index.ts';
 import type { Database } from '../database.ts';
 import { matchEvents } from './event-filters.ts';
+import { lastEventId, nextSliceLength, onSession } from '../session-slices.ts';
 
 export interface PageRequest {
   readonly repositoryId: string;
@@ -96,9 +97,8 @@ export class EventLogQueries {
   }
 
   private async pageInSlices(request: PageRequest): Promise<FetchedPage> {
-    const latest = request.snapshot ?? (await sql<{ id: string | null }>`SELECT max(id)::text AS id FROM events`.execute(this.db)).rows[0]?.id;
-    if (latest === undefined || latest === null) return { rows: [], snapshot: undefined };
-    const snapshot = BigInt(latest);
+    const snapshot = request.snapshot ?? (await lastEventId(this.db));
+    if (snapshot === undefined) return { rows: [], snapshot: undefined };
     const reach = reachableWindow(request.window, request.seek);
     const backwards = request.seek?.direction !== 'prev';
     const rows: StoredEvent[] = [];
@@ -109,13 +109,9 @@ export class EventLogQueries {
       const next = backwards ? Math.max(reach.from.getTime(), edge - sliceMs) : Math.min(reach.to.getTime(), edge + sliceMs);
       const window = backwards ? { from: new Date(next), to: new Date(edge) } : { from: new Date(edge), to: new Date(next) };
       const query = this.pageQuery({ ...request, window, snapshot, limit: request.limit - rows.length });
-      const { found, ms } = await this.db.connection().execute(async (session) => {
-        const started = performance.now();
-        const found = await session.executeQuery(query.compile());
-        return { found: found.rows, ms: performance.now() - started };
-      });
+      const { rows: found, ms } = await onSession(this.db, query.compile());
       rows.push(...found);
-      sliceMs = Math.max(this.slicing.narrowestMs, Math.round(sliceMs * Math.min(8, Math.max(1 / 8, this.slicing.targetMs / Math.max(ms, 0.1)))));
+      sliceMs = Math.round(nextSliceLength(sliceMs, ms, this.slicing.targetMs, this.slicing.narrowestMs));
       edge = next;
     }
     return { rows, snapshot: rows.length > 0 || request.snapshot !== undefined ? snapshot : undefined };
