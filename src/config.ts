@@ -19,6 +19,8 @@ export interface Config {
   /** PostgreSQL only: connections in the pool, and the server-side limit of one statement. */
   readonly databasePoolSize: number;
   readonly statementTimeoutMs: number;
+  /** SWITCHYARD_COLUMNAR_COPY: on (default) or off; aggregates from a columnar copy of the events (issue 16). */
+  readonly columnarCopy: boolean;
   readonly serviceToken: string | undefined;
   readonly webhookSecret: string | undefined;
   /** how far back a webhook payload's own time may lie (seconds): older deliveries are refused as possible replays */
@@ -153,6 +155,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+  return raw === 'on';
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -248,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     databasePoolSize: integer(env, 'SWITCHYARD_DB_POOL_SIZE', 10, 1, 1000),
     statementTimeoutMs: integer(env, 'SWITCHYARD_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    columnarCopy: onOff(env, 'SWITCHYARD_COLUMNAR_COPY', true),
     serviceToken: secret(env, 'SWITCHYARD_SERVICE_TOKEN'),
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
     webhookMaxAgeSeconds: webhookMaxAge(env),

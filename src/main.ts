@@ -74,7 +74,7 @@ export async function startServer(config: Config): Promise<void> {
   const generated = await embeddedServiceToken(config);
   if (config.dataDir !== 'memory://' && !config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
   announceStore(config, log);
-  const store = await openStore({ ...storeOptions(config), onStep: (step) => logStoreStep(log, step) });
+  const store = await openStore({ ...storeOptions(config), onStep: (step) => logStoreStep(log, step), log: (message, detail) => log.warn(detail, message) });
   // The merge queue acts on the hosting platform only with credentials of its own (DESIGN §10).
   const platform = config.hostingCredentials ? HostingPlatform.connect(config.hostingApiUrl, config.hostingCredentials) : null;
   const executor = platform ? new MergeQueueExecutor({ store, platform, pollMs: config.mergeQueuePollSeconds * 1000, leaseMs: config.mergeQueueLeaseSeconds * 1000, log: log.child({ component: 'merge-queue' }) }) : null;

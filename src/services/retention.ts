@@ -17,9 +17,19 @@ export async function purgeExpiredEvents(store: Store, retentionDays: number, no
   for (const { id } of repositories) {
     for (;;) {
       // Not while an aggregate on the embedded store reads the window slice by slice.
-      const result = await store.eventAggregates.deleting(() => sql`DELETE FROM events WHERE id IN (
-        SELECT id FROM events WHERE repository_id = ${id} AND received_at < ${cutoff} ORDER BY received_at LIMIT ${CHUNK})`.execute(store.db));
-      const count = Number(result.numAffectedRows ?? 0n);
+      // Oldest first, by (received_at, id), and the last one removed recorded in the same
+      // statement (migration 0033): the columnar copy leaves out what sorts at or before it.
+      const result = await store.eventAggregates.deleting(() => sql<{ count: string }>`
+        WITH removed AS (
+          DELETE FROM events WHERE id IN (
+            SELECT id FROM events WHERE repository_id = ${id} AND received_at < ${cutoff} ORDER BY received_at, id LIMIT ${CHUNK})
+          RETURNING received_at, id),
+        last AS (SELECT received_at, id FROM removed ORDER BY received_at DESC, id DESC LIMIT 1),
+        moved AS (
+          UPDATE event_positions AS p SET purged_at = last.received_at, purged_id = last.id FROM last
+          WHERE p.repository_id = ${id} AND (p.purged_at IS NULL OR (last.received_at, last.id) > (p.purged_at, p.purged_id)))
+        SELECT count(*)::text AS count FROM removed`.execute(store.db));
+      const count = Number(result.rows[0]!.count);
       removed += count;
       if (count < CHUNK) break;
     }

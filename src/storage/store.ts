@@ -18,6 +18,13 @@ import { createPgliteDialect } from './drivers/pglite-dialect.ts';
 import { createPostgresDialect } from './drivers/postgres-dialect.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { isStorageUnavailable } from './storage-errors.ts';
+import { EventCopy } from './columnar/event-copy.ts';
+
+/** The columnar copy of the events (src/storage/columnar/): on unless turned off; where its failure is told. */
+interface CopySettings {
+  enabled?: boolean | undefined;
+  log?: ((message: string, detail: object) => void) | undefined;
+}
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -56,6 +63,10 @@ export interface StoreOptions {
   statementTimeoutMs?: number | undefined;
   /** Told of each start-up step as it ends (the first start of an embedded store is slow). */
   onStep?: (step: StoreStep) => void;
+  /** The columnar copy that answers aggregates (default on; SWITCHYARD_COLUMNAR_COPY=off). */
+  columnarCopy?: boolean | undefined;
+  /** Told when the columnar copy turns itself off. */
+  log?: ((message: string, detail: object) => void) | undefined;
 }
 
 export type StoreStep =
@@ -67,7 +78,7 @@ const RECENT_ANSWER_MS = 5_000;
 /** How long /readyz waits for its ping before a recent answer vouches for storage. */
 const BUSY_PING_MS = 250;
 
-function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
+function createStore(backend: Backend, dialect: Dialect, poolSize = 1, copy: CopySettings = {}): Store {
   let answeredAt = 0;
   let failedAt = 0;
   const db = new Kysely<Database>({
@@ -78,6 +89,7 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
       else if (isStorageUnavailable(event.error)) failedAt = performance.now();
     },
   });
+  const eventCopy = copy.enabled === false ? undefined : new EventCopy(db, { snapshots: backend === 'postgres', chunkRows: backend === 'postgres' ? 50_000 : 5_000, log: copy.log });
   const ping = async () => {
     await sql`SELECT 1`.execute(db);
   };
@@ -88,10 +100,10 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
     repositories: new RepositoryQueries(db),
     pullRequests: new PullRequestQueries(db),
     defaultProducts: new DefaultProductQueries(db),
-    events: new EventQueries(db),
+    events: new EventQueries(db, backend === 'postgres'),
     // Its four parts at once take four connections; a smaller pool runs them one after the other;
     // PGlite's one session is lent out between slices of the window.
-    eventAggregates: new EventAggregateQueries(db, backend === 'pglite' ? 'sliced' : poolSize >= 4 ? 'parallel' : 'one-transaction'),
+    eventAggregates: new EventAggregateQueries(db, backend === 'pglite' ? 'sliced' : poolSize >= 4 ? 'parallel' : 'one-transaction', eventCopy),
     eventLog: new EventLogQueries(db, backend === 'pglite'),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
@@ -105,26 +117,30 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1): Store {
       const outcome = await Promise.race([ping().then(() => 'answered', (error: unknown) => error), new Promise((resolve) => setTimeout(resolve, BUSY_PING_MS, 'busy'))]);
       if (outcome !== 'answered' && outcome !== 'busy') throw outcome;
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await eventCopy?.close();
+      await db.destroy();
+    },
   };
 }
 
 /** The store settings of the configuration (src/config.ts): the server and the server-side commands open the same store. */
-export function storeOptions(config: { databaseUrl: string | undefined; dataDir: string; databasePoolSize: number; statementTimeoutMs: number }): StoreOptions {
-  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, statementTimeoutMs: config.statementTimeoutMs };
+export function storeOptions(config: { databaseUrl: string | undefined; dataDir: string; databasePoolSize: number; statementTimeoutMs: number; columnarCopy: boolean }): StoreOptions {
+  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, statementTimeoutMs: config.statementTimeoutMs, columnarCopy: config.columnarCopy };
 }
 
 /** Opens the configured backend and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const onStep = options.onStep ?? (() => {});
+  const copy = { enabled: options.columnarCopy, log: options.log };
   if (options.databaseUrl) {
     const dialect = createPostgresDialect({ connectionString: options.databaseUrl, max: options.poolSize, statementTimeoutMillis: options.statementTimeoutMs });
-    return migrated(createStore('postgres', dialect, options.poolSize ?? 10), onStep);
+    return migrated(createStore('postgres', dialect, options.poolSize ?? 10, copy), onStep);
   }
-  if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
+  if (options.dataDir === 'memory://') return migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir }), 1, copy), onStep);
   const unlock = await lockDataDir(options.dataDir);
   try {
-    const store = await migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir })), onStep);
+    const store = await migrated(createStore('pglite', createPgliteDialect({ dataDir: options.dataDir }), 1, copy), onStep);
     return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
     await unlock();

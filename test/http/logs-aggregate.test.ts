@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { OUTCOMES, type EventType, type Outcome } from '../../src/domain/events/index.ts';
 import { backends } from '../support/backends.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { eventAt, expectedEvents, modelWindow, searchOf, type ModelEvent, type ModelQuery } from '../support/activity-log-model.ts';
+import { eventAt, expectedEvents, modelEvents, modelWindow, searchOf, type ModelEvent, type ModelQuery } from '../support/activity-log-model.ts';
+import { validateIngestEvents } from '../../src/domain/events/index.ts';
 import { ingestEvents, walkNext } from '../support/activity-log-client.ts';
 import { generateEvents } from '../fixtures/event-fixtures.ts';
 import { purgeExpiredEvents } from '../../src/services/retention.ts';
@@ -87,8 +88,15 @@ function randomQuery(next: () => number, all: ModelEvent[], now: number): ModelQ
   return query;
 }
 
+// Each model test runs twice: answered by the columnar copy (src/storage/columnar/, the default),
+// and by storage alone (the copy turned off), which answers whenever the copy cannot.
+const ANSWERED_BY = [
+  { copy: true, name: 'columnar copy' },
+  { copy: false, name: 'storage' },
+] as const;
+
 for (const backend of await backends()) {
-  describe(`activity log aggregate (${backend})`, () => {
+  for (const { copy, name: answeredBy } of ANSWERED_BY) describe(`activity log aggregate (${backend}, ${answeredBy})`, () => {
     let t: TestApp;
     let all: ModelEvent[];
     const now = Date.now();
@@ -100,6 +108,7 @@ for (const backend of await backends()) {
 
     before(async () => {
       t = await startTestApp(backend);
+      t.store.eventAggregates.copyEnabled = copy;
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/other')).status, 201);
       const events = generateEvents({ seed: 11, count: 2500, start: new Date(now - 2 * DAY), end: new Date(now - 1000), pullRange: [1n, 60n] });
@@ -171,7 +180,7 @@ for (const backend of await backends()) {
     });
   });
 
-  describe(`activity log aggregate from the event counts (${backend})`, () => {
+  for (const { copy, name: answeredBy } of ANSWERED_BY) describe(`activity log aggregate from the event counts (${backend}, ${answeredBy})`, () => {
     // Unfiltered windows longer than 400 minutes are answered from the count tables of migration
     // 0005, kept by triggers; these tests write, retry, purge and compare with the model.
     let t: TestApp;
@@ -204,6 +213,7 @@ for (const backend of await backends()) {
 
     before(async () => {
       t = await startTestApp(backend);
+      t.store.eventAggregates.copyEnabled = copy;
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/other')).status, 201);
       const events = generateEvents({ seed: 21, count: 3000, start: new Date(now - 4 * DAY), end: new Date(now - 1000), pullRange: [1n, 400n] });
@@ -276,7 +286,7 @@ for (const backend of await backends()) {
       await countsMatchEvents();
     });
 
-    if (backend === 'pglite') {
+    if (backend === 'pglite' && !copy) {
       /** An aggregate held after its second slice, until `release` is called. */
       const heldAggregate = async (query: ModelQuery) => {
         let reached!: () => void;
@@ -363,10 +373,150 @@ for (const backend of await backends()) {
     });
   });
 
+  describe(`activity log aggregate from the columnar copy (${backend})`, () => {
+    // The copy answers only when it can do so exactly (src/storage/columnar/event-copy.ts); these
+    // tests drive it to each of its limits and check both who answered and that the answer is the model's.
+    let t: TestApp;
+    let all: ModelEvent[];
+    let repositoryId: string;
+    const now = Date.now();
+    const window = { received_from: new Date(now - 5 * DAY).toISOString(), received_to: new Date(now + 60_000).toISOString() };
+    const copy = () => t.store.eventAggregates.copy!;
+    /** The aggregate, checked against the model, and whether the copy answered it. */
+    const checked = async (query: ModelQuery) => {
+      const before = { ...copy().counts };
+      const response = await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(query)}`);
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(response.json, modelAggregate(all, query, now), searchOf(query));
+      const answered = copy().counts.answered - before.answered;
+      assert.equal(answered + copy().counts.declined - before.declined, 1);
+      return answered === 1 ? 'copy' : 'storage';
+    };
+    const queries: ModelQuery[] = [window, { ...window, base_ref: 'main', not_outcome: ['success'] }, { ...window, batch_pull: [7n], event_type: ['action.queue.batch_bisection_start', 'action.queue.checks_end'] }];
+
+    before(async () => {
+      t = await startTestApp(backend);
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      repositoryId = (await t.store.repositories.identify('acme', 'widgets'))!.id;
+      all = await ingestEvents(t, REPO, generateEvents({ seed: 51, count: 1200, start: new Date(now - 4 * DAY), end: new Date(now - 1000), pullRange: [1n, 90n] }), now);
+    });
+    after(() => t.close());
+
+    test('a repository further behind than a request copies is answered by storage while a build copies it, then by the copy', async () => {
+      copy().inlineRows = 100;
+      assert.equal(await checked(queries[0]!), 'storage');
+      // The build runs meanwhile (and may already be done); every answer is the model's either way.
+      for (const query of queries) await checked(query);
+      await copy().warm([repositoryId]);
+      for (const query of queries) assert.equal(await checked(query), 'copy');
+      // A few more events: the next request copies them itself.
+      all = [...all, ...(await ingestEvents(t, REPO, generateEvents({ seed: 52, count: 60, start: new Date(now - 2 * DAY), end: new Date(now - 1000), pullRange: [1n, 90n] }), now))];
+      for (const query of queries) assert.equal(await checked(query), 'copy');
+      copy().inlineRows = 20_000;
+    });
+
+    test('after retention the copy leaves out what was removed; an event written later with an older time sends aggregates to storage until it is removed too', async () => {
+      const purgeAt = (cutoff: number) => purgeExpiredEvents(t.store, 3, new Date(cutoff + 3 * DAY));
+      const cutoff = now - 2 * DAY - 1234;
+      assert.equal(await purgeAt(cutoff), all.filter((e) => e.receivedAt < cutoff).length);
+      all = all.filter((e) => e.receivedAt >= cutoff);
+      for (const query of queries) assert.equal(await checked(query), 'copy');
+      // Older than anything retention removed: storage holds it; the copy would take it for removed.
+      all = [...all, ...(await ingestEvents(t, REPO, [eventAt('action.queue.checks_end', now - 4 * DAY - 60_000, { base_ref: 'main' })], now))];
+      for (const query of queries) assert.equal(await checked(query), 'storage');
+      const later = cutoff + 1000;
+      assert.equal(await purgeAt(later), all.filter((e) => e.receivedAt < later).length);
+      all = all.filter((e) => e.receivedAt >= later);
+      for (const query of queries) assert.equal(await checked(query), 'copy');
+    });
+
+    if (backend === 'postgres') {
+      test('postgres: while several writers add events at once, each aggregate the copy answers matches one state their commits passed through', { timeout: 240_000 }, async () => {
+        // Four writers, three batches each, one after the other within a writer: every state the
+        // log passes through is a prefix of each writer's batches, 4^4 candidates in all.
+        const writers = Array.from({ length: 4 }, (_, w) => Array.from({ length: 3 }, (_, b) => generateEvents({ seed: 60 + w * 3 + b, count: 80, start: new Date(now - 2 * DAY), end: new Date(now - 1000), pullRange: [1n, 90n] })));
+        const written: ModelEvent[][][] = writers.map(() => []);
+        let writing = true;
+        const writes = Promise.all(writers.map(async (batches, w) => {
+          for (const batch of batches) written[w]!.push(await ingestEvents(t, REPO, batch, now));
+        })).finally(() => (writing = false));
+        const seen: unknown[] = [];
+        const answeredBefore = copy().counts.answered;
+        while (writing || seen.length < 3) seen.push((await t.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(window)}`)).json);
+        await writes;
+        assert.ok(copy().counts.answered - answeredBefore >= seen.length - 1, 'the copy answered the aggregates');
+        const states: ModelEvent[][] = [];
+        for (let code = 0; code < 4 ** 4; code++) {
+          const prefixes = written.map((batches, w) => batches.slice(0, Math.floor(code / 4 ** w) % 4).flat());
+          states.push([...all, ...prefixes.flat()]);
+        }
+        const expected = states.map((state) => JSON.stringify(modelAggregate(state, window, now)));
+        for (const result of seen) assert.ok(expected.includes(JSON.stringify(result)), 'an aggregate read during concurrent writes matches no state of the log');
+        all = states.at(-1)!;
+        assert.equal(await checked(window), 'copy');
+      });
+
+      test('postgres: a writer whose transaction drew lower ids and commits last is not skipped by the copy', { timeout: 120_000 }, async () => {
+        // The first writer draws its ids and holds its transaction open; a second writer comes
+        // after it. Were the second to commit first, an aggregate between the two would copy past
+        // the first writer's ids before they were visible, and never count them. The second waits
+        // instead: here on the position row the first writer's trigger holds; in general (the
+        // second's statement could reach that row first) on the lock per repository both take
+        // before drawing ids.
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let drawn!: () => void;
+        const hasDrawn = new Promise<void>((resolve) => (drawn = resolve));
+        const firstEvents = [eventAt('action.queue.checks_end', now - 3000, { pull_request: 5n, base_ref: 'main' })];
+        const first = t.store.db.transaction().execute(async (trx) => {
+          const validation = validateIngestEvents(structuredClone(firstEvents), new Date(now));
+          assert.ok(validation.ok);
+          const ids = await t.store.events.insertBatch(repositoryId, validation.events, trx);
+          drawn();
+          await released;
+          return ids;
+        });
+        await hasDrawn;
+        const second = ingestEvents(t, REPO, [eventAt('action.label', now - 2000, { pull_request: 6n })], now);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(await checked(window), 'copy');
+        release();
+        const [ids, secondWritten] = await Promise.all([first, second]);
+        all = [...all, ...modelEvents(REPO, firstEvents, ids, now), ...secondWritten];
+        assert.equal(await checked(window), 'copy');
+      });
+
+      test('postgres: two processes sharing one database each answer from their own copy', async () => {
+        const { url, drop } = await privateSchemaUrl();
+        const [first, second] = [await openStore({ databaseUrl: url, dataDir: 'unused' }), await openStore({ databaseUrl: url, dataDir: 'unused' })];
+        const apps = [await startTestApp(backend, first), await startTestApp(backend, second)];
+        try {
+          assert.equal((await apps[0]!.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+          let shared: ModelEvent[] = [];
+          for (let round = 0; round < 3; round++) {
+            shared = [...shared, ...(await ingestEvents(apps[round % 2]!, REPO, generateEvents({ seed: 70 + round, count: 200, start: new Date(now - 2 * DAY), end: new Date(now - 1000), pullRange: [1n, 90n] }), now))];
+            for (const app of apps) {
+              const response = await app.request('GET', `/v1/repos/${REPO}/logs/aggregate?${searchOf(window)}`);
+              assert.deepEqual(response.json, modelAggregate(shared, window, now));
+            }
+          }
+          assert.equal(first.eventAggregates.copy!.counts.answered, 3);
+          assert.equal(second.eventAggregates.copy!.counts.answered, 3);
+        } finally {
+          for (const app of apps) await app.close();
+          await first.close();
+          await second.close();
+          await drop();
+        }
+      });
+    }
+  });
+
   if (backend === 'postgres') {
     test('postgres: an aggregate past the statement time limit answers 503 storage_timeout, not "unreachable"', async () => {
       const { url, drop } = await privateSchemaUrl();
-      const store = await openStore({ databaseUrl: url, dataDir: 'unused', statementTimeoutMs: 1500 });
+      // Storage's own answer: the copy would answer this empty log without reading events.
+      const store = await openStore({ databaseUrl: url, dataDir: 'unused', statementTimeoutMs: 1500, columnarCopy: false });
       const t = await startTestApp(backend, store);
       const locker = new pg.Client({ connectionString: url });
       try {

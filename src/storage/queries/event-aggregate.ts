@@ -12,6 +12,8 @@
 //     a time, so every event up to that id is already there and every later one has a higher id,
 //     which the slices leave out (event-aggregate-parts.ts); retention, the only writer that
 //     removes events, waits for sliced aggregates to end (`deleting`). Counts are added up here.
+// Before either, the columnar copy (src/storage/columnar/) answers when it can do so exactly: in
+// DuckDB, off the storage connections, tens of times faster; storage answers the rest.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { ActivityLogFilters } from '../../domain/activity-log/index.ts';
 import type { GroupCount } from '../../domain/activity-log/aggregate-result.ts';
@@ -23,6 +25,7 @@ import { ConcurrencyLimit } from '../concurrency-limit.ts';
 import { ReadWriteGate } from '../read-write-gate.ts';
 import { lastEventId, nextSliceLength, onSession } from '../session-slices.ts';
 import { AggregateParts, type PartRow } from './event-aggregate-parts.ts';
+import type { EventCopy } from '../columnar/event-copy.ts';
 
 /** How the parts of an aggregate share one state of the log (see above). */
 export type AggregateMode = 'parallel' | 'one-transaction' | 'sliced';
@@ -59,15 +62,21 @@ export class EventAggregateQueries {
    *   four or more); 'one-transaction': one after the other in one transaction (a smaller pool);
    *   'sliced': PGlite (see above).
    */
+  /** Whether the columnar copy is asked first (tests turn it off to test storage's own answers). */
+  copyEnabled = true;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly mode: AggregateMode = 'one-transaction',
+    readonly copy?: EventCopy,
   ) {
     this.parts = new AggregateParts(db);
   }
 
   async aggregate(scope: EventScope, filters: ActivityLogFilters, stepSeconds: number): Promise<GroupCount[]> {
-    const rows = await this.scans.run(() => {
+    const rows = await this.scans.run(async () => {
+      const copied = this.copyEnabled ? await this.copy?.aggregate(scope, filters, stepSeconds) : undefined;
+      if (copied) return copied;
       if (this.mode === 'sliced') return this.deletions.read(() => this.inSlices(scope, filters, stepSeconds));
       const statements = this.statements(scope, filters, stepSeconds);
       return this.mode === 'parallel' ? this.inParallel(statements) : this.inOne(statements);

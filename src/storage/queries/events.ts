@@ -1,5 +1,8 @@
 // Writing the activity log: one statement per batch, all or nothing by itself. An idempotency
-// key already stored for the repository returns its first id and stores nothing.
+// key already stored for the repository returns its first id and stores nothing. On PostgreSQL
+// the batch first takes its repository's event lock, held to the end of the transaction, so a
+// repository's events commit in the order of their ids (what the columnar copy relies on:
+// migration 0033, src/storage/columnar/).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.ts';
 import { compactSourceOf, stringifyJson } from '../../json/exact-json.ts';
@@ -14,8 +17,15 @@ interface WrittenRow {
   stored: boolean;
 }
 
+/** The advisory lock class of a repository's event writes (the object is the repository id's hash). */
+const EVENT_LOCK_CLASS = 727_016;
+
 export class EventQueries {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** @param lockPerRepository PostgreSQL: writers may run at once (PGlite runs one transaction at a time). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly lockPerRepository = false,
+  ) {}
 
   /**
    * Stores a validated batch; returns the ids in input order. One round trip: the rows travel as
@@ -24,6 +34,16 @@ export class EventQueries {
    * keys stored before.
    */
   async insertBatch(repositoryId: string, events: readonly ValidIngestEvent[], db: Db = this.db): Promise<bigint[]> {
+    if (!this.lockPerRepository) return this.insertLocked(repositoryId, events, db);
+    const locked = async (trx: Db) => {
+      await sql`SELECT pg_advisory_xact_lock(${EVENT_LOCK_CLASS}, hashtext(${repositoryId}))`.execute(trx);
+      return this.insertLocked(repositoryId, events, trx);
+    };
+    return db.isTransaction ? locked(db) : (db as Kysely<Database>).transaction().execute(locked);
+  }
+
+  /** insertBatch once the repository's events may be written (see above). */
+  private async insertLocked(repositoryId: string, events: readonly ValidIngestEvent[], db: Db): Promise<bigint[]> {
     const keys = events.map((e) => e.idempotencyKey);
     const { rows } = await sql<WrittenRow>`
       WITH input AS (
