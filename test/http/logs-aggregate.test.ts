@@ -421,6 +421,7 @@ for (const backend of await backends()) {
       assert.equal(await purgeAt(cutoff), all.filter((e) => e.receivedAt < cutoff).length);
       all = all.filter((e) => e.receivedAt >= cutoff);
       for (const query of queries) assert.equal(await checked(query), 'copy');
+      assert.equal(await copy().copiedRows(repositoryId), all.length, 'the removed rows were deleted from the copy');
       // Older than anything retention removed: storage holds it; the copy would take it for removed.
       all = [...all, ...(await ingestEvents(t, REPO, [eventAt('action.queue.checks_end', now - 4 * DAY - 60_000, { base_ref: 'main' })], now))];
       for (const query of queries) assert.equal(await checked(query), 'storage');

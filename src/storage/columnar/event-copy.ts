@@ -15,11 +15,11 @@
 // - Behind by a few events, the request copies them in its own snapshot first; further behind
 //   (a first aggregate, a bulk load), it is answered from storage while a background build copies
 //   the repository in chunks, each a short statement (PGlite's one session is lent out between).
-// - Events retention removed stay in the copy until it is cleaned, and are left out by their key.
-//   A row removed before the copy read it is missing, so the copy records the last removal
-//   (`purged`) of every snapshot it read in; a request whose snapshot saw an older one, or that
-//   still finds an event at or before its own removal key (one written later with an old time),
-//   is answered from storage.
+// - Events retention removed are left out by their key, and deleted from the copy by the first
+//   aggregate that sees the removal. A row removed before the copy read it is missing, so the
+//   copy records the last removal (`purged`) of every snapshot it read in or cleaned to; a request
+//   whose snapshot saw an older one, or that still finds an event at or before its own removal
+//   key (one written later with an old time), is answered from storage.
 // - Any error of DuckDB turns the copy off for the life of the process, with one log line.
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,8 @@ interface RepositoryCopy {
   /** The latest removal key seen in a snapshot the copy read rows in. */
   purged: EventKey | undefined;
   building: Promise<void> | undefined;
+  /** The copy's rows that sort at or before this key were deleted (retention removed them from storage). */
+  cleaned: EventKey | undefined;
 }
 
 interface Position {
@@ -120,6 +122,7 @@ export class EventCopy {
         ];
         const rows: PartRow[] = [];
         for (const statement of statements) rows.push(...(await this.rows(statement)));
+        if (position.purged && (!copy.cleaned || compareKeys(position.purged, copy.cleaned) > 0)) await this.clean(scope.repositoryId, copy, position.purged);
         return rows;
       });
     } catch (error) {
@@ -132,6 +135,16 @@ export class EventCopy {
   /** Builds the copy of these repositories in the background (start-up, benchmarks). */
   warm(repositoryIds: readonly string[]): Promise<void> {
     return Promise.all(repositoryIds.map((id) => this.startBuild(id, this.copyOf(id)))).then(() => undefined);
+  }
+
+  /** How many rows the copy holds for the repository (tests). */
+  async copiedRows(repositoryId: string): Promise<number> {
+    if (!this.duck) return 0;
+    const { connection } = await this.duck;
+    return this.exclusive(async () => {
+      const reader = await inDuckDb(() => connection.runAndReadAll('SELECT count(*) AS n FROM events WHERE repository_id = $repository', { repository: BigInt(repositoryId) }));
+      return Number(reader.getRowObjects()[0]!.n);
+    });
   }
 
   /** Bytes the copy's database file takes on disk now (benchmarks), after a checkpoint; 0 before its first use. */
@@ -225,6 +238,18 @@ export class EventCopy {
     copy.copiedThrough = target ?? from;
   }
 
+  /**
+   * Deletes the copy's rows retention removed from storage, through `purged`. A request whose
+   * snapshot saw an earlier removal no longer uses the copy (`copy.purged`); any later one leaves
+   * those rows out anyway.
+   */
+  private async clean(repositoryId: string, copy: RepositoryCopy, purged: EventKey): Promise<void> {
+    copy.purged = later(copy.purged, purged);
+    const { connection } = await this.open();
+    await inDuckDb(() => connection.run('DELETE FROM events WHERE repository_id = $repository AND (received_us < $us OR (received_us = $us AND id <= $id))', { repository: BigInt(repositoryId), us: purged.us, id: purged.id }));
+    copy.cleaned = purged;
+  }
+
   private async append(repositoryId: string, rows: CopiedRow[]): Promise<void> {
     if (rows.length === 0) return;
     const { connection } = await this.open();
@@ -289,7 +314,7 @@ export class EventCopy {
 
   private copyOf(repositoryId: string): RepositoryCopy {
     let copy = this.repositories.get(repositoryId);
-    if (!copy) this.repositories.set(repositoryId, (copy = { copiedThrough: 0n, purged: undefined, building: undefined }));
+    if (!copy) this.repositories.set(repositoryId, (copy = { copiedThrough: 0n, purged: undefined, building: undefined, cleaned: undefined }));
     return copy;
   }
 
