@@ -86,7 +86,7 @@ export async function loadActivityLog(store: Store, plan: LoadPlan, now: number,
   await copyMany(store, { ...base, to: busy, copies: copies(plan.events) - 1, perDayBack: 0 });
   await copyMany(store, { ...base, to: other, copies: copies(plan.elsewhere / 2), perDayBack: 0 });
   await copyMany(store, { ...base, to: busy, copies: copies(plan.elsewhere / 2), perDayBack: 1 });
-  await sql`VACUUM ANALYZE events, event_counts, event_pull_counts, event_batch_counts`.execute(store.db);
+  await sql`VACUUM ANALYZE events, event_counts, event_positions`.execute(store.db);
   return { repositoryId: busy, ...range };
 }
 
@@ -102,6 +102,6 @@ export async function loadLongActivityLog(store: Store, plan: { perDay: number; 
   const perDay = Math.max(1, Math.ceil(plan.perDay / BASE_EVENTS));
   // Copy g lands floor(g / perDay) days back; copy 0 is the base itself.
   await copyMany(store, { from: busy, maxId: String(max), range, to: busy, copies: perDay * plan.days - 1, perDayBack: perDay });
-  await sql`VACUUM ANALYZE events, event_counts, event_pull_counts, event_batch_counts`.execute(store.db);
+  await sql`VACUUM ANALYZE events, event_counts, event_positions`.execute(store.db);
   return { repositoryId: busy, start: range.start - (plan.days - 1) * DAY_MS, end: range.end };
 }

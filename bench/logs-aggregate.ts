@@ -76,11 +76,11 @@ async function cases(store: Store, repositoryId: string, from: Date, to: Date): 
   ];
 }
 
-/** Bytes per event of the events table, its indexes and the count tables. */
+/** Bytes per event of the events table, its indexes, the count tables and the positions (migration 0033). */
 async function storagePerEvent(store: Store): Promise<number> {
   const { rows } = await sql<{ bytes: string; events: string }>`
     SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
-             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname IN ('events', 'event_counts', 'event_pull_counts', 'event_batch_counts')) AS bytes,
+             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname IN ('events', 'event_counts', 'event_positions')) AS bytes,
            (SELECT count(*) FROM events) AS events`.execute(store.db);
   return Number(rows[0]!.bytes) / Number(rows[0]!.events);
 }

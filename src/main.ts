@@ -118,6 +118,9 @@ export async function startServer(config: Config): Promise<void> {
     app.log.info({ port: health.port }, 'health port: /healthz and /readyz');
   }
   stopRetention = scheduleRetention(store, config, app.log);
+  // The columnar copy of every repository's events, built in the background; until a
+  // repository's copy is built, its aggregates are answered by storage.
+  store.eventAggregates.copy?.warmAll().catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'columnar copy: start-up build stopped'));
   executor?.start();
   app.log.info({ backend: store.backend }, 'switchyard ready');
 }

@@ -191,15 +191,10 @@ for (const backend of await backends()) {
     const slot = () => sql`floor(date_part('epoch', date_trunc('second', received_at)) / width)::bigint * width`;
     const stored = {
       counts: sql`SELECT repository_id, width, slot_start, type, outcome, trigger, base_ref, n::bigint FROM event_counts`,
-      numbers: sql`SELECT repository_id, 'p', slot_start, number, n::bigint FROM event_pull_counts UNION ALL SELECT repository_id, 'b', slot_start, number, n::bigint FROM event_batch_counts`,
     };
     const widths = (...list: number[]) => sql`(VALUES ${sql.join(list.map((w) => sql`(${sql.lit(w)})`))}) AS w (width)`;
     const recounted = {
       counts: sql`SELECT repository_id, width, ${slot()}, type, outcome, trigger, base_ref, count(*) FROM events, ${widths(600, 14400, 86400)} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
-      numbers: sql`
-        SELECT repository_id, 'p', ${slot()}, pull_request, count(*) FROM events, ${widths(3600)} WHERE pull_request IS NOT NULL GROUP BY 1, 2, 3, 4
-        UNION ALL
-        SELECT repository_id, 'b', ${slot()}, batch_pull_request, count(*) FROM events, ${widths(3600)} WHERE batch_pull_request IS NOT NULL GROUP BY 1, 2, 3, 4`,
     };
     /** Rows in one and not the other, either way. */
     const differing = async (a: RawBuilder<unknown>, b: RawBuilder<unknown>) =>
@@ -208,7 +203,6 @@ for (const backend of await backends()) {
     /** The count tables as the events say they should be. */
     const countsMatchEvents = async () => {
       assert.equal(await differing(stored.counts, recounted.counts), 0, 'event_counts differs from the events');
-      assert.equal(await differing(stored.numbers, recounted.numbers), 0, 'event_pull_counts or event_batch_counts differs from the events');
     };
 
     before(async () => {

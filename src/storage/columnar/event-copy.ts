@@ -132,9 +132,15 @@ export class EventCopy {
     }
   }
 
-  /** Builds the copy of these repositories in the background (start-up, benchmarks). */
-  warm(repositoryIds: readonly string[]): Promise<void> {
-    return Promise.all(repositoryIds.map((id) => this.startBuild(id, this.copyOf(id)))).then(() => undefined);
+  /** Builds the copy of these repositories, one after the other (benchmarks, tests). */
+  async warm(repositoryIds: readonly string[]): Promise<void> {
+    for (const id of repositoryIds) await this.startBuild(id, this.copyOf(id));
+  }
+
+  /** Builds the copy of every repository that has events, largest id first (the server at start-up, in the background). */
+  async warmAll(): Promise<void> {
+    const { rows } = await sql<{ id: string }>`SELECT repository_id::text AS id FROM event_positions ORDER BY last_id DESC`.execute(this.db);
+    await this.warm(rows.map((row) => row.id));
   }
 
   /** How many rows the copy holds for the repository (tests). */

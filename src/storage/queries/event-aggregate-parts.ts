@@ -5,8 +5,9 @@
 //   by_trigger: every filter but trigger / not_trigger;
 //   by_pull_request, by_batch_pull_request: every filter but their own pair, cut to the first
 //   200 in the database (count descending, then number ascending, as rankFacet orders them).
-// The counts are kept per type, outcome, trigger and base_ref, so they apply any filter on those;
-// the counts by number are kept with no other dimension, so they answer only an unfiltered facet.
+// The counts are kept per type, outcome, trigger and base_ref, so they apply any filter on those.
+// The facets by number read the window's events (their hourly counts were dropped in migration
+// 0034: the columnar copy answers those facets first, src/storage/columnar/).
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ActivityLogFilters } from '../../domain/activity-log/index.ts';
 import { coverWindow } from '../../domain/activity-log/count-cover.ts';
@@ -15,10 +16,8 @@ import type { TimeWindow } from '../../domain/activity-log/time-window.ts';
 import type { Database } from '../database.ts';
 import { matchEvents, type EventScope } from './event-filters.ts';
 
-/** Slot widths of event_counts and of the counts by number (migration 0030), widest first. */
+/** Slot widths of event_counts (migration 0030), widest first. */
 const COUNT_WIDTHS = [86400, 14400, 600];
-const NUMBER_WIDTHS = [3600];
-const NUMBER_TABLES = { pull_request: 'event_pull_counts', batch_pull_request: 'event_batch_counts' } as const;
 
 export type NumberFacet = 'pull_request' | 'batch_pull_request';
 
@@ -31,10 +30,6 @@ export interface PartRow {
 /** Whether the counts by type, outcome, trigger and base_ref can apply these filters. */
 export function countable(filters: ActivityLogFilters): boolean {
   return filters.pullRequest === undefined && filters.batchPull === undefined;
-}
-
-export function unfiltered(filters: ActivityLogFilters): boolean {
-  return Object.values(filters).every((filter) => filter === undefined);
 }
 
 /** The filters on type, outcome, trigger and base_ref, on any relation with those columns. */
@@ -126,21 +121,10 @@ export class AggregateParts {
     return sql<{ packed: string | null }>`SELECT string_agg(number::text || ':' || n::text, ',') AS packed FROM (${this.numberCounts(scope, filters, facet)}) AS counted`;
   }
 
-  /** (number, n) of the facet: every filter but its own pair, from the counts by number when no other filter applies. */
+  /** (number, n) of the facet: every filter but its own pair, from the window's events. */
   private numberCounts(scope: EventScope, filters: ActivityLogFilters, facet: NumberFacet): RawBuilder<unknown> {
     const rest = { ...filters, [facet === 'pull_request' ? 'pullRequest' : 'batchPull']: undefined };
-    const column = sql.ref(facet);
-    if (!unfiltered(rest)) {
-      const events = this.db.selectFrom('events').where((eb) => matchEvents(eb, scope, rest)).where(facet, 'is not', null).select(sql.ref(facet).as('number'));
-      return sql`SELECT number, count(*) AS n FROM (${events}) AS found GROUP BY number`;
-    }
-    const cover = coverWindow(scope.window, NUMBER_WIDTHS);
-    const found = [
-      ...cover.slots.map((s) => sql`SELECT number, n FROM ${sql.table(NUMBER_TABLES[facet])}
-         WHERE repository_id = ${scope.repositoryId} AND slot_start >= ${s.first} AND slot_start < ${s.end}`),
-      ...cover.edges.map((edge) => sql`SELECT ${column} AS number, 1 AS n FROM events WHERE ${inEdge(scope.repositoryId, edge)} AND ${column} IS NOT NULL`),
-      ...laterEvents(scope, sql`${column} AS number`, sql`${column} IS NOT NULL`),
-    ];
-    return sql`SELECT number, sum(n) AS n FROM (${sql.join(found, sql` UNION ALL `)}) AS found GROUP BY number`;
+    const events = this.db.selectFrom('events').where((eb) => matchEvents(eb, scope, rest)).where(facet, 'is not', null).select(sql.ref(facet).as('number'));
+    return sql`SELECT number, count(*) AS n FROM (${events}) AS found GROUP BY number`;
   }
 }
