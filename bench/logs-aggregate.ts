@@ -146,6 +146,7 @@ async function benchSet(backend: Backend, set: 'day' | 'long'): Promise<string[]
           Object.assign(store, { eventAggregates: mode === 'sliced' || mode === 'parallel' || mode === 'copy' ? sliced : new EventAggregateQueries(store.db, mode) });
           sliced.copyEnabled = mode === 'copy';
           sliced.longestSliceMs = 0;
+          if (copy) copy.longestHoldMs = 0;
           const answeredBefore = copy?.counts.answered ?? 0;
           let answer: Answer | undefined;
           const http = await median(async () => {
@@ -154,7 +155,7 @@ async function benchSet(backend: Backend, set: 'day' | 'long'): Promise<string[]
             answer = JSON.parse(response.body) as Answer;
           });
           if (mode === 'copy' && copy!.counts.answered - answeredBefore !== RUNS + 1) throw new Error(`${backend}, ${setName}, ${name}: the columnar copy left ${RUNS + 1 - (copy!.counts.answered - answeredBefore)} of ${RUNS + 1} to storage`);
-          const hold = mode === 'sliced' ? sliced.longestSliceMs.toFixed(0) : mode === 'one-transaction' ? `${http.toFixed(0)} (all)` : '';
+          const hold = mode === 'sliced' ? sliced.longestSliceMs.toFixed(0) : mode === 'one-transaction' ? `${http.toFixed(0)} (all)` : mode === 'copy' && backend === 'pglite' ? copy!.longestHoldMs.toFixed(0) : '';
           const reference = await duck.aggregate(search, window.from, window.to, step);
           const difference = sameAnswer(answer!, reference);
           if (difference) throw new Error(`${backend} (${mode}), ${setName}, ${name}: Switchyard and DuckDB differ (${difference})`);

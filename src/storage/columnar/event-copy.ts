@@ -77,6 +77,8 @@ export class EventCopy {
   inlineRows = 20_000;
   /** Aggregates the copy answered, and those it left to storage (tests and benchmarks read them). */
   readonly counts = { answered: 0, declined: 0 };
+  /** The longest one of its storage transactions took (on PGlite, held the one session), in milliseconds; benchmarks read and reset it. */
+  longestHoldMs = 0;
   private readonly repositories = new Map<string, RepositoryCopy>();
   private duck: Promise<{ instance: DuckDBInstance; connection: DuckDBConnection; dir: string }> | undefined;
   private failed: Error | undefined;
@@ -314,8 +316,16 @@ export class EventCopy {
   }
 
   private snapshot<T>(read: (trx: Db) => Promise<T>): Promise<T> {
-    if (!this.options.snapshots) return this.db.transaction().execute(read);
-    return this.db.transaction().setIsolationLevel('repeatable read').execute(read);
+    const timed = async (trx: Db) => {
+      const started = performance.now();
+      try {
+        return await read(trx);
+      } finally {
+        this.longestHoldMs = Math.max(this.longestHoldMs, performance.now() - started);
+      }
+    };
+    if (!this.options.snapshots) return this.db.transaction().execute(timed);
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(timed);
   }
 
   private copyOf(repositoryId: string): RepositoryCopy {
