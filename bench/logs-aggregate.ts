@@ -114,7 +114,12 @@ async function benchSet(backend: Backend, set: 'day' | 'long'): Promise<string[]
       ? await loadActivityLog(store, { events: Number(args.events), elsewhere: Number(args.events) }, now)
       : await loadLongActivityLog(store, { perDay: Number(args['per-day']), days: Number(args.days) }, now);
     const loadSeconds = (Date.now() - started) / 1000;
+    // The count tables' upserts during the bulk load leave dead rows that autovacuum would reuse:
+    // measured as loaded, then with the count tables rewritten.
+    const bytesAsLoaded = await storagePerEvent(store);
+    await sql`VACUUM FULL event_counts`.execute(store.db);
     const bytes = await storagePerEvent(store);
+    console.error(`${backend}, ${set}: ${bytesAsLoaded.toFixed(1)} bytes per event as loaded, ${bytes.toFixed(1)} with the count tables rewritten`);
     started = Date.now();
     const duck = await DuckDbReference.load(store, loaded.repositoryId);
     console.error(`${backend}, ${set}: loaded in ${loadSeconds.toFixed(0)} s, DuckDB copy in ${((Date.now() - started) / 1000).toFixed(0)} s; ${bytes.toFixed(0)} bytes per event (events, indexes, counts)`);
@@ -169,8 +174,8 @@ async function benchSet(backend: Backend, set: 'day' | 'long'): Promise<string[]
         Object.assign(store, { eventAggregates: sliced });
         sliced.copyEnabled = true;
       }
-      rows.push(`| ${backend} | ${setName} | storage | ${bytes.toFixed(0)} bytes per event | | | | | ${bytes < 1287 ? '< 1,287 met' : '< 1,287 missed'} |`);
-      if (copy) rows.push(`| ${backend} | ${setName} | columnar copy | ${copyBytes.toFixed(1)} bytes per event (a temporary file per process) | | | | | ${bytes + copyBytes < 1287 ? 'with storage < 1,287 met' : 'with storage < 1,287 missed'} |`);
+      rows.push(`| ${backend} | ${setName} | storage | ${bytes.toFixed(1)} bytes per event (${bytesAsLoaded.toFixed(1)} as loaded) | | | | | ${bytes < 1287 ? '< 1,287 met' : '< 1,287 missed'} |`);
+      if (copy) rows.push(`| ${backend} | ${setName} | columnar copy | ${copyBytes.toFixed(1)} bytes per event (a temporary file per process); with storage ${(bytes + copyBytes).toFixed(1)} | | | | | ${bytes + copyBytes < 1287 ? 'with storage < 1,287 met' : 'with storage < 1,287 missed'} |`);
     } finally {
       await app.close();
     }
