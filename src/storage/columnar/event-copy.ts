@@ -191,6 +191,8 @@ export class EventCopy {
           void this.startBuild(repositoryId, copy);
           return undefined;
         }
+        // A build begun meanwhile (start-up's) copies these too.
+        if (copy.building) return undefined;
         await this.append(repositoryId, rows);
         copy.copiedThrough = position.lastId;
         copy.purged = later(copy.purged, position.purged);
@@ -237,13 +239,14 @@ export class EventCopy {
           ORDER BY received_at, id LIMIT ${this.options.chunkRows}`.execute(trx);
         return { rows, purged: position.purged };
       });
-      await this.exclusive(() => this.append(repositoryId, chunk.rows));
+      // Less what a request copied after this build read `from` (its catch-up ran as the build began).
+      await this.exclusive(() => this.append(repositoryId, chunk.rows.filter((row) => BigInt(row.id) > copy.copiedThrough)));
       copy.purged = later(copy.purged, chunk.purged);
       const last = chunk.rows.at(-1);
       if (!last || chunk.rows.length < this.options.chunkRows) break;
       after = { us: BigInt(last.us), id: BigInt(last.id) };
     }
-    copy.copiedThrough = target ?? from;
+    if (target !== undefined && target > copy.copiedThrough) copy.copiedThrough = target;
   }
 
   /**
