@@ -28,10 +28,11 @@ export class EventQueries {
   ) {}
 
   /**
-   * Stores a validated batch; returns the ids in input order. One round trip: the rows travel as
-   * one array per column (the metadata as one JSON array of the texts as sent), so the statement
-   * is the same whatever the batch size, and its answer carries both the new ids and those of
-   * keys stored before.
+   * Stores a validated batch; returns the ids in input order. One statement (after the lock on
+   * PostgreSQL, in the caller's transaction or one of its own): the rows travel as one array per
+   * column (the metadata as one JSON array of the texts as sent), so the statement is the same
+   * whatever the batch size, and its answer carries both the new ids and those of keys stored
+   * before.
    */
   async insertBatch(repositoryId: string, events: readonly ValidIngestEvent[], db: Db = this.db): Promise<bigint[]> {
     if (!this.lockPerRepository) return this.insertLocked(repositoryId, events, db);
