@@ -505,6 +505,16 @@ for (const backend of await backends()) {
         }
       });
     }
+
+    // Last in this group: the copy stays off for the rest of the process.
+    test('when DuckDB fails, the copy turns itself off and storage answers every aggregate after', async () => {
+      assert.equal(await checked(window), 'copy');
+      // The copy's table gone under it: its next statement fails inside DuckDB.
+      const { connection } = await copy()['open']();
+      await connection.run('DROP TABLE events');
+      for (const query of [...queries, window]) assert.equal(await checked(query), 'storage');
+      assert.equal(copy().usable, false);
+    });
   });
 
   if (backend === 'postgres') {
