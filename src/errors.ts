@@ -25,6 +25,8 @@ export const errorCatalogue = {
   pull_request_draft: { status: 409, detail: 'The pull request is a draft.' },
   pull_request_already_queued: { status: 409, detail: 'The pull request is already in the merge queue.' },
   no_queue_rule: { status: 409, detail: 'No queue rule covers the base branch of the pull request.' },
+  product_disabled: { status: 409, detail: 'The product is not enabled on this repository.' },
+  configuration_in_repository: { status: 409, detail: 'A configuration file in the repository governs this; change the file instead.' },
   queue_rule_unknown: { status: 422, detail: 'There is no queue rule of that name.' },
   pull_request_not_queued: { status: 404, detail: 'The pull request is not in the merge queue.' },
   pull_request_merging: { status: 409, detail: 'The merge queue is merging the pull request; it can no longer be dequeued.' },

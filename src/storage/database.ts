@@ -186,6 +186,46 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
+export interface RepositoryConfigurationsTable {
+  repository_id: Int8;
+  source_path: string | null;
+  source_sha: string | null;
+  default_branch: string | null;
+  valid: boolean;
+  errors: ColumnType<string, string, string>;
+  good_path: string | null;
+  good_sha: string | null;
+  good_text: string | null;
+  good_parent: string | null;
+  read_at: Timestamp;
+}
+
+export interface RuleEvaluationsDueTable {
+  repository_id: Int8;
+  number: Int8;
+  due_at: Timestamp;
+}
+
+export interface ConfigurationReadsDueTable {
+  repository_id: Int8;
+  due_at: Timestamp;
+}
+
+export interface PullRuleStatesTable {
+  repository_id: Int8;
+  number: Int8;
+  head_sha: string;
+  rules: ColumnType<string, string, string>;
+  summary: ColumnType<string, string, string>;
+  evaluated_at: Timestamp;
+}
+
+export interface RulesEngineLeasesTable {
+  repository_id: Int8;
+  holder: string;
+  lease_until: Timestamp;
+}
+
 export interface Database {
   repositories: RepositoriesTable;
   application_keys: ApplicationKeysTable;
@@ -203,5 +243,10 @@ export interface Database {
   merge_queue_configurations: MergeQueueConfigurationsTable;
   merge_queue_pauses: MergeQueuePausesTable;
   scheduled_freezes: ScheduledFreezesTable;
+  repository_configurations: RepositoryConfigurationsTable;
+  rule_evaluations_due: RuleEvaluationsDueTable;
+  configuration_reads_due: ConfigurationReadsDueTable;
+  pull_rule_states: PullRuleStatesTable;
+  rules_engine_leases: RulesEngineLeasesTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -14,6 +14,8 @@ import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
 import { WebhookDeliveryQueries } from './queries/webhook-deliveries.ts';
+import { RepositoryConfigurationQueries } from './queries/repository-configurations.ts';
+import { RulesEngineQueries } from './queries/rules-engine.ts';
 import { createPgliteDialect } from './drivers/pglite-dialect.ts';
 import { createPostgresDialect } from './drivers/postgres-dialect.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -40,6 +42,8 @@ export interface Store {
   readonly eventLog: EventLogQueries;
   readonly scopeReports: ScopeReportQueries;
   readonly webhookDeliveries: WebhookDeliveryQueries;
+  readonly configurations: RepositoryConfigurationQueries;
+  readonly rulesEngine: RulesEngineQueries;
   readonly mergeQueues: MergeQueueQueries;
   readonly mergeQueueControls: MergeQueueControlQueries;
   /** Resolves when storage answers a trivial query. */
@@ -107,6 +111,8 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1, copy: Cop
     eventLog: new EventLogQueries(db, backend === 'pglite'),
     scopeReports: new ScopeReportQueries(db),
     webhookDeliveries: new WebhookDeliveryQueries(db),
+    configurations: new RepositoryConfigurationQueries(db),
+    rulesEngine: new RulesEngineQueries(db),
     mergeQueues: new MergeQueueQueries(db),
     mergeQueueControls: new MergeQueueControlQueries(db),
     ping,

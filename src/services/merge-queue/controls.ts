@@ -47,6 +47,9 @@ export async function setMergeQueueConfig(store: Store, owner: string, name: str
   if (issues.length > 0) throw new ValidationError(issues);
   const config = fillConfigDefaults(input);
   return withRepositoryLocked(store, owner, name, async (trx, repository) => {
+    // While a file in the repository governs, the file is the one source (DESIGN §13).
+    const governing = await store.configurations.find(repository.id, trx);
+    if (governing?.good) throw new ApiError('configuration_in_repository', `The configuration file ${governing.good.path} on the default branch governs the merge queue of ${repository.owner}/${repository.name}; change the file instead.`);
     await store.mergeQueueControls.setConfig(trx, repository.id, JSON.stringify(config));
     return { repositoryId: repository.id, config };
   });

@@ -37,6 +37,20 @@ export class PullRequestQueries {
     return row && { number: BigInt(row.number), state: row.state, headSha: row.head_sha, baseRef: row.base_ref };
   }
 
+  /** Open pull requests whose head is `sha` (a check or status on it changed). */
+  async openWithHead(repositoryId: string, sha: string, db: Db = this.db): Promise<bigint[]> {
+    const rows = await db.selectFrom('pull_requests').select('number').where('repository_id', '=', repositoryId).where('state', '=', 'open').where('head_sha', '=', sha).execute();
+    return rows.map((row) => BigInt(row.number));
+  }
+
+  /** Open pull requests, all or those on one base branch, by number; at most `limit`. */
+  async open(repositoryId: string, options: { baseRef?: string; limit?: number } = {}, db: Db = this.db): Promise<bigint[]> {
+    let query = db.selectFrom('pull_requests').select('number').where('repository_id', '=', repositoryId).where('state', '=', 'open');
+    if (options.baseRef !== undefined) query = query.where('base_ref', '=', options.baseRef);
+    const rows = await query.orderBy('number').limit(options.limit ?? 10_000).execute();
+    return rows.map((row) => BigInt(row.number));
+  }
+
   /**
    * Serialises, until the transaction ends, everything that orders itself against this pull
    * request (head moves, reports by number), whether or not its row exists yet. An arrival
