@@ -103,6 +103,11 @@ export class FakePlatform extends PlatformScene {
     return this.core.apps.install(app, this.core.accounts.get(account), repositories);
   }
 
+  /** A token acting as the installation, as POST /app/installations/{id}/access_tokens gives one. */
+  installationToken(installation: Installation): string {
+    return this.core.accounts.issueInstallationToken(installation, this.installationTokenTtlMs).token;
+  }
+
   // What landed
 
   async branchSha(repo: string, branch: string): Promise<string | null> {

@@ -106,6 +106,8 @@ export class Repositories {
     if (given) return given;
     const membership = repo.owner.type === 'Organization' ? this.accounts.membership(repo.owner.login, account.login) : undefined;
     if (membership?.state === 'active') return membership.role === 'admin' ? 'admin' : 'read';
+    // A private fork inherits who may do what from the repository it forks.
+    if (repo.private && repo.parent) return this.permissionOf(repo.parent, account);
     return repo.private ? 'none' : 'read';
   }
 
