@@ -27,6 +27,13 @@ export class Accounts {
     return this.byLogin.get(login.toLowerCase());
   }
 
+  /** The account of a commit e-mail address the platform gave out (`id+login@users.noreply…`). */
+  byEmail(email: string): Account | undefined {
+    const found = /^(?:([0-9]+)\+)?([^@]+)@users\.noreply\.example$/.exec(email);
+    const account = found ? this.find(found[2]!) : undefined;
+    return account && (found![1] === undefined || BigInt(found![1]) === account.id) ? account : undefined;
+  }
+
   get(login: string): Account {
     const account = this.find(login);
     if (!account) throw new Error(`no account ${login}`);

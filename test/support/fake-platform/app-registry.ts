@@ -66,6 +66,11 @@ export class AppRegistry {
     return undefined;
   }
 
+  /** The installation of `app` on `account`, if any. */
+  installationOf(account: Account, app: FakeApp): Installation | undefined {
+    return [...this.installations.values()].find((i) => i.app === app && i.account === account);
+  }
+
   /** The app a JWT proves to be, or the platform's message saying why not. */
   verifyJwt(jwt: string): FakeApp | string {
     const parts = jwt.split('.');

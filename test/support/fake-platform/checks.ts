@@ -11,7 +11,38 @@ export interface CheckRunFields {
   conclusion?: CheckConclusion;
   detailsUrl?: string;
   externalId?: string;
-  output?: { title?: string; summary?: string };
+  output?: { title?: unknown; summary?: unknown; text?: unknown };
+}
+
+const STATUSES: readonly CheckStatus[] = ['queued', 'in_progress', 'completed'];
+// `stale` is the platform's to set, never an app's.
+const CONCLUSIONS: readonly CheckConclusion[] = ['success', 'failure', 'neutral', 'cancelled', 'skipped', 'timed_out', 'action_required'];
+const OUTPUT_LIMIT = 65535;
+
+/** GitHub's refusal of a check run's fields, if any: unknown values, a completion without conclusion, output too long. */
+function invalidFields(fields: CheckRunFields): Answer<never> | undefined {
+  if (fields.status !== undefined && !STATUSES.includes(fields.status)) return refuse(422, `Invalid request.\n\nFor 'properties/status', "${fields.status}" is not a member of ["queued", "in_progress", "completed"].`);
+  if (fields.conclusion !== undefined && !CONCLUSIONS.includes(fields.conclusion)) return refuse(422, `Invalid request.\n\nFor 'properties/conclusion', "${fields.conclusion}" is not a member of ${JSON.stringify(CONCLUSIONS)}.`);
+  if (fields.status === 'completed' && fields.conclusion === undefined) return refuse(422, 'Invalid request.\n\n"conclusion" wasn\'t supplied.');
+  const output = fields.output;
+  if (!output) return undefined;
+  if (typeof output.title !== 'string') return refuse(422, 'Invalid request.\n\n"title" wasn\'t supplied.');
+  if (typeof output.summary !== 'string') return refuse(422, 'Invalid request.\n\n"summary" wasn\'t supplied.');
+  if (output.text !== undefined && output.text !== null && typeof output.text !== 'string') return refuse(422, 'Invalid request.\n\nFor \'properties/text\', it is not a string.');
+  for (const field of ['summary', 'text'] as const) {
+    const value = output[field];
+    if (typeof value !== 'string') continue;
+    // Counted in characters by the request's schema, and in bytes (UTF-8) when stored.
+    const characters = [...value].length;
+    if (characters > OUTPUT_LIMIT) return refuse(422, `Invalid request.\n\nOnly ${OUTPUT_LIMIT} characters are allowed; ${characters} were supplied.`);
+    if (Buffer.byteLength(value) > OUTPUT_LIMIT) return refuse(422, 'Validation Failed', [{ resource: 'CheckRun', code: 'custom', field, message: `${field} exceeds a maximum bytesize of ${OUTPUT_LIMIT}` }]);
+  }
+  return undefined;
+}
+
+function outputOf(fields: CheckRunFields): CheckRunRecord['output'] {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { title: text(fields.output?.title), summary: text(fields.output?.summary), text: text(fields.output?.text) };
 }
 
 const FAILING: readonly CheckConclusion[] = ['action_required', 'cancelled', 'timed_out', 'failure', 'stale'];
@@ -32,9 +63,11 @@ async function suiteFor(core: PlatformCore, repo: RepositoryRecord, app: FakeApp
 }
 
 export async function createCheckRun(core: PlatformCore, repo: RepositoryRecord, app: FakeApp, headSha: string, fields: CheckRunFields): Promise<Answer<CheckRunRecord>> {
+  if (!fields.name) return refuse(422, 'Invalid request.\n\n"name" wasn\'t supplied.');
+  const invalid = invalidFields(fields);
+  if (invalid) return invalid;
   const sha = await repo.git.resolve(headSha);
   if (!sha || sha !== headSha.toLowerCase()) return refuse(422, `No commit found for SHA: ${headSha}`);
-  if (!fields.name) return refuse(422, 'Invalid request.\n\n"name" wasn\'t supplied.');
   const suite = await suiteFor(core, repo, app, sha);
   const now = core.now();
   const run: CheckRunRecord = {
@@ -49,7 +82,7 @@ export async function createCheckRun(core: PlatformCore, repo: RepositoryRecord,
     completedAt: null,
     detailsUrl: fields.detailsUrl ?? null,
     externalId: fields.externalId ?? null,
-    output: { title: fields.output?.title ?? null, summary: fields.output?.summary ?? null },
+    output: outputOf(fields),
   };
   repo.checkRuns.set(run.id, run);
   await emitRun(core, repo, run, 'created');
@@ -61,16 +94,16 @@ export async function updateCheckRun(core: PlatformCore, repo: RepositoryRecord,
   const run = repo.checkRuns.get(id);
   if (!run) return refuse(404, 'Not Found');
   if (run.app !== app) return refuse(403, 'Invalid app_id `' + app.id + '` - check run can only be modified by the GitHub App that created it.');
+  const invalid = invalidFields(fields);
+  if (invalid) return invalid;
   const wasCompleted = run.status === 'completed';
   if (fields.name) run.name = fields.name;
   if (fields.detailsUrl !== undefined) run.detailsUrl = fields.detailsUrl;
   if (fields.externalId !== undefined) run.externalId = fields.externalId;
-  if (fields.output) run.output = { title: fields.output.title ?? null, summary: fields.output.summary ?? null };
+  if (fields.output) run.output = outputOf(fields);
   if (fields.conclusion) Object.assign(run, { status: 'completed', conclusion: fields.conclusion, completedAt: core.now() });
-  else if (fields.status) {
-    if (fields.status === 'completed') return refuse(422, 'Invalid request.\n\nNo conclusion given for a completed check run.');
-    run.status = fields.status;
-  }
+  // Started again: a run that is not completed has no conclusion.
+  else if (fields.status) Object.assign(run, { status: fields.status, conclusion: null, completedAt: null });
   if (run.status === 'completed' && !wasCompleted) {
     await emitRun(core, repo, run, 'completed');
     await completeSuiteIfDone(core, repo, run);
@@ -93,8 +126,10 @@ async function completeSuiteIfDone(core: PlatformCore, repo: RepositoryRecord, r
 }
 
 /** Check runs of a commit, newest first; `latest` keeps the newest run of each name. */
-export function checkRunsOf(repo: RepositoryRecord, sha: string, filter: { name?: string; status?: string; latest: boolean }): CheckRunRecord[] {
-  const runs = [...repo.checkRuns.values()].filter((r) => r.headSha === sha && (!filter.name || r.name === filter.name) && (!filter.status || r.status === filter.status)).reverse();
+export function checkRunsOf(repo: RepositoryRecord, sha: string, filter: { name?: string; status?: string; appId?: bigint; latest: boolean }): CheckRunRecord[] {
+  const runs = [...repo.checkRuns.values()]
+    .filter((r) => r.headSha === sha && (!filter.name || r.name === filter.name) && (!filter.status || r.status === filter.status) && (filter.appId === undefined || r.app.id === filter.appId))
+    .reverse();
   if (!filter.latest) return runs;
   const seen = new Set<string>();
   return runs.filter((r) => !seen.has(`${r.app.id}:${r.name}`) && seen.add(`${r.app.id}:${r.name}`));

@@ -92,12 +92,14 @@ export class FakeCi {
   private onBranchMoved(move: BranchMoved): void {
     const config = this.config;
     if (!config || move.after === null || (config.branches && !config.branches(move.branch))) return;
-    const files = lazyFiles(move.repo, move.branch, move.after);
+    // A push to a fork runs the CI of the repository it forks, as pull requests from forks do.
+    const repo = move.repo.parent ?? move.repo;
+    const files = lazyFiles(repo, move.branch, move.after);
     for (const check of config.checks) {
       if (check.hang === 'absent') continue;
-      const run: CiRun = { repository: `${move.repo.owner.login}/${move.repo.name}`, branch: move.branch, sha: move.after, check: check.name, verdict: 'pending' };
+      const run: CiRun = { repository: `${repo.owner.login}/${repo.name}`, branch: move.branch, sha: move.after, check: check.name, verdict: 'pending' };
       this.runs.push(run);
-      this.track(this.runCheck(move.repo, check, run, files, check.delayMs ?? config.delayMs ?? 0));
+      this.track(this.runCheck(repo, check, run, files, check.delayMs ?? config.delayMs ?? 0));
     }
   }
 

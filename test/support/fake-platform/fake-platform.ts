@@ -2,23 +2,25 @@
 // repositories: its REST API (platform-server.ts and routes/), its webhooks, a fake CI, faults
 // on demand, and the programmatic side a test uses to set the scene and check what landed.
 // README.md beside this file shows how to use it.
-import { moveBranch } from './branch-moves.ts';
-import { addComment } from './comments.ts';
 import { FakeCi } from './fake-ci.ts';
 import { Faults } from './faults.ts';
-import type { CommitInfo, FileChanges } from './git-repository.ts';
+import type { CommitInfo } from './git-repository.ts';
 import { Router, type RouteResult } from './http-router.ts';
-import { valueOf } from './platform-answer.ts';
 import { PlatformCore } from './platform-core.ts';
-import type { Account, FakeApp, Installation, Membership, Permission, PullRecord, RepositoryRecord } from './platform-model.ts';
+import type { Account, FakeApp, Installation, Membership, Permission } from './platform-model.ts';
+import { PlatformScene } from './platform-scene.ts';
 import { PlatformServer, type LoggedRequest, type RawRequest } from './platform-server.ts';
-import { editPull, openPull, setDraft } from './pull-lifecycle.ts';
-import type { NewRepository } from './repositories.ts';
 import { checkRoutes } from './routes/check-routes.ts';
 import { gitRoutes } from './routes/git-routes.ts';
 import { identityRoutes } from './routes/identity-routes.ts';
+import { issueRoutes } from './routes/issue-routes.ts';
 import { pullRoutes } from './routes/pull-routes.ts';
+import { repositoryRoutes } from './routes/repository-routes.ts';
+import { reviewRoutes } from './routes/review-routes.ts';
+import { teamRoutes } from './routes/team-routes.ts';
 import type { WebhookSubscription } from './webhook-sender.ts';
+
+export type { OpenedPull, PullSpec, PushSpec } from './platform-scene.ts';
 
 export interface FakePlatformOptions {
   /** first platform id (users, repositories, check runs…); above 2^53 to test exactness */
@@ -26,51 +28,26 @@ export interface FakePlatformOptions {
   now?: () => Date;
 }
 
-export interface PushSpec {
-  /** "owner/name" */
-  repo: string;
-  branch: string;
-  changes: FileChanges;
-  message?: string;
-  /** login of the author and pusher (default: the repository's owner, or "octocat") */
-  author?: string;
-  /** where a new branch starts (default: the default branch's tip) */
-  from?: string;
-  /** replace the branch's history instead of adding to it */
-  force?: boolean;
-}
-
-export interface PullSpec {
-  repo: string;
-  changes: FileChanges;
-  title?: string;
-  branch?: string;
-  base?: string;
-  author?: string;
-  draft?: boolean;
-}
-
-export interface OpenedPull {
-  number: bigint;
-  branch: string;
-  headSha: string;
-}
-
-export class FakePlatform {
-  readonly core: PlatformCore;
+export class FakePlatform extends PlatformScene {
   readonly faults = new Faults();
   readonly ci: FakeCi;
   /** lifetime of installation tokens issued from now on */
   installationTokenTtlMs = 3600_000;
   private readonly server: PlatformServer;
-  private pullBranches = 0;
 
   constructor(options: FakePlatformOptions = {}) {
-    this.core = new PlatformCore(options.firstId ?? 1000n, options.now ?? (() => new Date()), () => this.url);
+    // The core renders URLs with the server's address, known only once the server exists.
+    let url = () => '';
+    super(new PlatformCore(options.firstId ?? 1000n, options.now ?? (() => new Date()), () => url()));
+    url = () => this.url;
     const router = new Router();
     checkRoutes(router);
     identityRoutes(router, { installationTokenTtlMs: () => this.installationTokenTtlMs });
+    repositoryRoutes(router);
+    teamRoutes(router);
+    reviewRoutes(router);
     pullRoutes(router);
+    issueRoutes(router);
     gitRoutes(router);
     this.server = new PlatformServer(this.core, router, this.faults, (request) => this.answerBeforeRouting(request));
     this.ci = new FakeCi(this.core, () => this.core.apps.create('fake-ci', this.core.accounts.create('fake-ci-owner', 'Organization'), true));
@@ -126,71 +103,12 @@ export class FakePlatform {
     return this.core.apps.install(app, this.core.accounts.get(account), repositories);
   }
 
-  // Repositories and their content
-
-  async createRepository(spec: Omit<NewRepository, 'owner'> & { owner: string }): Promise<RepositoryRecord> {
-    const owner = this.core.accounts.find(spec.owner) ?? this.core.accounts.create(spec.owner, 'User');
-    return this.core.repos.create({ ...spec, owner });
+  /** A token acting as the installation, as POST /app/installations/{id}/access_tokens gives one. */
+  installationToken(installation: Installation): string {
+    return this.core.accounts.issueInstallationToken(installation, this.installationTokenTtlMs).token;
   }
 
-  repo(fullName: string): RepositoryRecord {
-    const [owner = '', name = ''] = fullName.split('/');
-    const repo = this.core.repos.find(owner, name);
-    if (!repo) throw new Error(`no repository ${fullName}`);
-    return repo;
-  }
-
-  /** Commits `changes` on top of `branch` (created from `from` or the default branch) and pushes: a push from outside. */
-  async push(spec: PushSpec): Promise<string> {
-    const repo = this.repo(spec.repo);
-    const author = this.author(repo, spec.author);
-    // The commit is written outside the repository's lock (pushes to many branches write in
-    // parallel); the ref then moves only if the branch has not moved meanwhile, else again.
-    for (;;) {
-      const tip = await repo.git.refSha(`refs/heads/${spec.branch}`);
-      const parent = spec.force || !tip ? await repo.git.resolve(spec.from ?? repo.defaultBranch) : tip;
-      const sha = await repo.git.writeCommit({ parent, changes: spec.changes, message: spec.message ?? `Change ${Object.keys(spec.changes).join(', ')}`, author: this.core.signature(author) });
-      const moved = await repo.lock(() => moveBranch(this.core, repo, spec.branch, sha, { expected: tip, force: spec.force, actor: author }));
-      if (moved === 'moved') return sha;
-      if (moved !== 'stale') throw new Error(`push to ${spec.branch} refused: ${moved}`);
-    }
-  }
-
-  /** A branch with one commit of `changes` on the base, and a pull request from it. */
-  async openPullRequest(spec: PullSpec): Promise<OpenedPull> {
-    const repo = this.repo(spec.repo);
-    const base = spec.base ?? repo.defaultBranch;
-    const branch = spec.branch ?? `feature-${++this.pullBranches}`;
-    const headSha = await this.push({ repo: spec.repo, branch, changes: spec.changes, author: spec.author, from: base, message: spec.title });
-    const user = this.author(repo, spec.author);
-    const pr = valueOf(await openPull(this.core, repo, { title: spec.title ?? `Change ${branch}`, head: branch, base, draft: spec.draft, user }));
-    return { number: pr.number, branch, headSha };
-  }
-
-  pullRequest(repo: string, number: bigint): PullRecord {
-    const pr = this.repo(repo).pulls.get(number);
-    if (!pr) throw new Error(`no pull request ${repo}#${number}`);
-    return pr;
-  }
-
-  async setDraft(repo: string, number: bigint, draft: boolean, actor?: string): Promise<void> {
-    const record = this.repo(repo);
-    await setDraft(this.core, record, this.pullRequest(repo, number), draft, this.author(record, actor));
-  }
-
-  async closePullRequest(repo: string, number: bigint, actor?: string): Promise<void> {
-    const record = this.repo(repo);
-    valueOf(await editPull(this.core, record, this.pullRequest(repo, number), { state: 'closed' }, this.author(record, actor)));
-  }
-
-  async changeBase(repo: string, number: bigint, base: string, actor?: string): Promise<void> {
-    const record = this.repo(repo);
-    valueOf(await editPull(this.core, record, this.pullRequest(repo, number), { base }, this.author(record, actor)));
-  }
-
-  comment(repo: string, number: bigint, login: string, body: string): void {
-    valueOf(addComment(this.core, this.repo(repo), number, body, this.core.accounts.get(login)));
-  }
+  // What landed
 
   async branchSha(repo: string, branch: string): Promise<string | null> {
     return this.repo(repo).git.refSha(`refs/heads/${branch}`);
@@ -238,14 +156,5 @@ export class FakePlatform {
     const repo = full ? this.core.repos.find(full.split('/')[0]!, full.split('/')[1]!) : undefined;
     const installation = repo && this.core.apps.installationOn(repo, app);
     return installation ? { ...payload, installation: { id: installation.id, node_id: Buffer.from(`Installation:${installation.id}`).toString('base64url') } } : null;
-  }
-
-  private author(repo: RepositoryRecord, login: string | undefined): Account {
-    if (login) return this.core.accounts.get(login);
-    return repo.owner.type === 'User' ? repo.owner : this.defaultAuthor();
-  }
-
-  private defaultAuthor(): Account {
-    return this.core.accounts.find('octocat') ?? this.core.accounts.create('octocat', 'User');
   }
 }

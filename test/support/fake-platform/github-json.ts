@@ -2,12 +2,27 @@
 // names and types; ids and numbers as bigint, written as JSON integers).
 import type { CommitInfo } from './git-repository.ts';
 import { nodeId } from './id-sequence.ts';
-import { fullName, type Account, type CheckRunRecord, type CheckSuiteRecord, type CommentRecord, type Installation, type Permission, type PullRecord, type RepositoryRecord, type StatusRecord } from './platform-model.ts';
+import { fullName, type Account, type CheckRunRecord, type CheckSuiteRecord, type Installation, type Permission, type RepositoryRecord, type StatusRecord } from './platform-model.ts';
 
 export type Json = Record<string, unknown>;
 
+/** One file of a comparison (a pull request's files, a compare), from the real diff. */
+export interface DiffFile {
+  path: string;
+  status: 'added' | 'modified' | 'removed' | 'renamed';
+  previousPath?: string;
+  /** the file's blob after the change (the old one for a removed file) */
+  blob: string;
+  additions: number;
+  deletions: number;
+}
+
 export class GithubJson {
-  constructor(readonly apiUrl: () => string) {}
+  constructor(
+    readonly apiUrl: () => string,
+    /** the account a commit's e-mail address belongs to, as GitHub links authors */
+    private readonly accountByEmail: (email: string) => Account | undefined = () => undefined,
+  ) {}
 
   private repoUrl(repo: RepositoryRecord): string {
     return `${this.apiUrl()}/repos/${fullName(repo)}`;
@@ -33,40 +48,27 @@ export class GithubJson {
       full_name: fullName(repo),
       private: repo.private,
       owner: this.user(repo.owner),
-      default_branch: repo.defaultBranch,
-      url: this.repoUrl(repo),
       html_url: `${this.apiUrl()}/${fullName(repo)}`,
+      description: null,
+      fork: repo.parent !== null,
+      url: this.repoUrl(repo),
+      created_at: repo.createdAt.toISOString(),
+      visibility: repo.private ? 'private' : 'public',
+      archived: false,
+      disabled: false,
+      default_branch: repo.defaultBranch,
     };
     if (permission !== undefined) json.permissions = permissionFlags(permission);
     return json;
   }
 
-  /** `mergeable` is computed only for the single pull request read, as on GitHub. */
-  pull(repo: RepositoryRecord, pr: PullRecord, baseSha: string, mergeability?: { mergeable: boolean | null; state: string }): Json {
-    const side = (ref: string, sha: string) => ({ label: `${repo.owner.login}:${ref}`, ref, sha, user: this.user(repo.owner), repo: this.repository(repo) });
-    const json: Json = {
-      url: `${this.repoUrl(repo)}/pulls/${pr.number}`,
-      id: pr.id,
-      node_id: nodeId('PullRequest', pr.id),
-      html_url: `${this.apiUrl()}/${fullName(repo)}/pull/${pr.number}`,
-      number: pr.number,
-      state: pr.state,
-      locked: false,
-      title: pr.title,
-      user: this.user(pr.user),
-      body: pr.body,
-      created_at: pr.createdAt.toISOString(),
-      updated_at: pr.updatedAt.toISOString(),
-      closed_at: pr.closedAt?.toISOString() ?? null,
-      merged_at: pr.mergedAt?.toISOString() ?? null,
-      merge_commit_sha: pr.mergeCommitSha,
-      draft: pr.draft,
-      head: side(pr.headRef, pr.headSha),
-      base: side(pr.baseRef, baseSha),
-      author_association: pr.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
-    };
-    if (mergeability) {
-      Object.assign(json, { merged: pr.merged, mergeable: mergeability.mergeable, rebaseable: mergeability.mergeable, mergeable_state: mergeability.state, merged_by: pr.mergedBy ? this.user(pr.mergedBy) : null });
+  /** A single repository read: a fork names its parent and the root of its network. */
+  fullRepository(repo: RepositoryRecord, permission: Permission | 'none'): Json {
+    const json = this.repository(repo, permission);
+    if (repo.parent) {
+      let source = repo.parent;
+      while (source.parent) source = source.parent;
+      Object.assign(json, { parent: this.repository(repo.parent), source: this.repository(source) });
     }
     return json;
   }
@@ -79,9 +81,34 @@ export class GithubJson {
       url: `${this.repoUrl(repo)}/commits/${info.sha}`,
       html_url: `${this.apiUrl()}/${fullName(repo)}/commit/${info.sha}`,
       commit: { message: info.message, tree: { sha: info.tree, url: `${this.repoUrl(repo)}/git/trees/${info.tree}` }, author: person(info.author), committer: person(info.committer) },
+      author: this.linkedUser(info.author.email),
+      committer: this.linkedUser(info.committer.email),
       parents: info.parents.map((sha) => ({ sha, url: `${this.repoUrl(repo)}/commits/${sha}` })),
     };
     if (files) json.files = files.map((f) => ({ filename: f.path, status: FILE_STATUS[f.status] ?? 'modified' }));
+    return json;
+  }
+
+  /** The platform user behind a commit's e-mail address, or null (GitHub's `author`/`committer`). */
+  linkedUser(email: string): Json | null {
+    const account = this.accountByEmail(email);
+    return account ? this.user(account) : null;
+  }
+
+  diffFile(repo: RepositoryRecord, ref: string, file: DiffFile): Json {
+    const web = `${this.apiUrl()}/${fullName(repo)}`;
+    const json: Json = {
+      sha: file.blob,
+      filename: file.path,
+      status: file.status,
+      additions: file.additions,
+      deletions: file.deletions,
+      changes: file.additions + file.deletions,
+      blob_url: `${web}/blob/${ref}/${file.path}`,
+      raw_url: `${web}/raw/${ref}/${file.path}`,
+      contents_url: `${this.repoUrl(repo)}/contents/${file.path}?ref=${ref}`,
+    };
+    if (file.previousPath !== undefined) json.previous_filename = file.previousPath;
     return json;
   }
 
@@ -107,7 +134,7 @@ export class GithubJson {
       conclusion: run.conclusion,
       started_at: run.startedAt.toISOString(),
       completed_at: run.completedAt?.toISOString() ?? null,
-      output: { ...run.output, text: null, annotations_count: 0 },
+      output: { ...run.output, annotations_count: 0, annotations_url: `${this.repoUrl(repo)}/check-runs/${run.id}/annotations` },
       name: run.name,
       check_suite: { id: run.suiteId },
       app: this.app(run.app),
@@ -130,12 +157,6 @@ export class GithubJson {
     };
   }
 
-  /** A pull request as check runs and suites reference it. */
-  pullReference(repo: RepositoryRecord, pr: PullRecord, baseSha: string): Json {
-    const side = (ref: string, sha: string) => ({ ref, sha, repo: { id: repo.id, url: this.repoUrl(repo), name: repo.name } });
-    return { id: pr.id, number: pr.number, url: `${this.repoUrl(repo)}/pulls/${pr.number}`, head: side(pr.headRef, pr.headSha), base: side(pr.baseRef, baseSha) };
-  }
-
   status(repo: RepositoryRecord, status: StatusRecord): Json {
     return {
       url: `${this.repoUrl(repo)}/statuses/${status.sha}`,
@@ -148,21 +169,6 @@ export class GithubJson {
       created_at: status.createdAt.toISOString(),
       updated_at: status.createdAt.toISOString(),
       creator: this.user(status.creator),
-    };
-  }
-
-  comment(repo: RepositoryRecord, comment: CommentRecord): Json {
-    return {
-      id: comment.id,
-      node_id: nodeId('IssueComment', comment.id),
-      url: `${this.repoUrl(repo)}/issues/comments/${comment.id}`,
-      html_url: `${this.apiUrl()}/${fullName(repo)}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
-      issue_url: `${this.repoUrl(repo)}/issues/${comment.issueNumber}`,
-      body: comment.body,
-      user: this.user(comment.user),
-      created_at: comment.createdAt.toISOString(),
-      updated_at: comment.createdAt.toISOString(),
-      author_association: comment.user === repo.owner ? 'OWNER' : 'CONTRIBUTOR',
     };
   }
 

@@ -41,12 +41,53 @@ export type Caller =
   | { kind: 'installation'; account: Account; installation: Installation }
   | { kind: 'app'; app: FakeApp };
 
+export interface LabelRecord {
+  id: bigint;
+  name: string;
+  color: string;
+  description: string | null;
+  default: boolean;
+}
+
+export interface MilestoneRecord {
+  id: bigint;
+  number: bigint;
+  title: string;
+  state: 'open' | 'closed';
+  creator: Account;
+  createdAt: Date;
+}
+
+export interface TeamRecord {
+  id: bigint;
+  organisation: Account;
+  slug: string;
+  name: string;
+  /** lower-case login → the member and their role in the team */
+  members: Map<string, { account: Account; role: 'member' | 'maintainer' }>;
+}
+
+export type ReviewState = 'PENDING' | 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
+
+export interface ReviewRecord {
+  id: bigint;
+  user: Account;
+  body: string;
+  state: ReviewState;
+  /** the head the review was made on */
+  commitId: string;
+  /** null while pending */
+  submittedAt: Date | null;
+}
+
 export interface PullRecord {
   id: bigint;
   number: bigint;
   title: string;
   body: string;
   user: Account;
+  /** where the head branch lives: the repository itself, or a fork of it */
+  headRepo: RepositoryRecord;
   headRef: string;
   /** the head branch's tip while open; kept as it was when closed */
   headSha: string;
@@ -62,6 +103,15 @@ export interface PullRecord {
   updatedAt: Date;
   closedAt: Date | null;
   mergedAt: Date | null;
+  /** the base's tip just before the pull request landed: what its files are compared with once merged */
+  landedOnto: string | null;
+  labels: LabelRecord[];
+  assignees: Account[];
+  requestedReviewers: Account[];
+  requestedTeams: TeamRecord[];
+  milestone: MilestoneRecord | null;
+  locked: boolean;
+  reviews: ReviewRecord[];
 }
 
 export type CheckStatus = 'queued' | 'in_progress' | 'completed';
@@ -79,7 +129,7 @@ export interface CheckRunRecord {
   completedAt: Date | null;
   detailsUrl: string | null;
   externalId: string | null;
-  output: { title: string | null; summary: string | null };
+  output: { title: string | null; summary: string | null; text: string | null };
 }
 
 export interface CheckSuiteRecord {
@@ -109,6 +159,7 @@ export interface CommentRecord {
   body: string;
   user: Account;
   createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface RepositoryRecord {
@@ -117,6 +168,9 @@ export interface RepositoryRecord {
   name: string;
   defaultBranch: string;
   private: boolean;
+  /** the repository this one is a fork of (null: not a fork) */
+  parent: RepositoryRecord | null;
+  createdAt: Date;
   git: GitRepository;
   collaborators: Map<string, Permission>;
   pulls: Map<bigint, PullRecord>;
@@ -125,6 +179,9 @@ export interface RepositoryRecord {
   checkSuites: Map<string, CheckSuiteRecord>;
   statuses: StatusRecord[];
   comments: CommentRecord[];
+  /** lower-case name → label */
+  labels: Map<string, LabelRecord>;
+  milestones: Map<bigint, MilestoneRecord>;
   /** Mutations of one repository run one at a time, as the platform serialises ref updates. */
   lock: <T>(work: () => Promise<T>) => Promise<T>;
 }

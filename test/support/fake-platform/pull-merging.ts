@@ -24,7 +24,7 @@ function mergeMessage(repo: RepositoryRecord, pr: PullRecord, request: MergeRequ
     const title = request.title ?? `${pr.title} (#${pr.number})`;
     return `${title}\n\n${request.message ?? commits.map((m) => `* ${m}`).join('\n\n')}`;
   }
-  const title = request.title ?? `Merge pull request #${pr.number} from ${repo.owner.login}/${pr.headRef}`;
+  const title = request.title ?? `Merge pull request #${pr.number} from ${pr.headRepo.owner.login}/${pr.headRef}`;
   return `${title}\n\n${request.message ?? pr.title}`;
 }
 
@@ -43,7 +43,7 @@ export function mergePull(core: PlatformCore, repo: RepositoryRecord, pr: PullRe
     const moved = await moveBranch(core, repo, pr.baseRef, landed, { expected: base, actor });
     if (moved !== 'moved') return refuse(409, 'Base branch was modified. Review and try the merge again.');
     // A merge commit has the head as parent, so the push already marked the pull request merged.
-    if (pr.state === 'open') await markMerged(core, repo, pr, landed, actor);
+    if (pr.state === 'open') await markMerged(core, repo, pr, landed, base, actor);
     return ok({ sha: landed });
   });
 }
@@ -59,7 +59,9 @@ export function updatePullBranch(core: PlatformCore, repo: RepositoryRecord, pr:
     if (!merged.clean) return refuse(422, 'merge conflict between base and head');
     const message = `Merge branch '${pr.baseRef}' into ${pr.headRef}`;
     const sha = await repo.git.commitTree(merged.tree, [pr.headSha, base], message, core.signature(actor), webFlow(core));
-    const moved = await moveBranch(core, repo, pr.headRef, sha, { expected: pr.headSha, actor });
+    // The head branch may live in a fork (maintainers may modify it): moved under the fork's lock.
+    const move = () => moveBranch(core, pr.headRepo, pr.headRef, sha, { expected: pr.headSha, actor });
+    const moved = await (pr.headRepo === repo ? move() : pr.headRepo.lock(move));
     if (moved !== 'moved') return refuse(422, "expected head sha didn't match current head ref.");
     return ok(null);
   });

@@ -2,7 +2,7 @@
 // credential, 404 for a repository the caller cannot see, 403 when it can see but not do.
 import { message, notFound, type RouteContext, type RouteResult } from './http-router.ts';
 import type { Answer } from './platform-answer.ts';
-import { PERMISSION_ORDER, type Permission, type RepositoryRecord } from './platform-model.ts';
+import { PERMISSION_ORDER, type Permission, type PullRecord, type RepositoryRecord } from './platform-model.ts';
 
 export function requireRepo(context: RouteContext, level: Permission): RepositoryRecord | RouteResult {
   if (!context.caller) return message(401, 'Requires authentication');
@@ -15,6 +15,15 @@ export function requireRepo(context: RouteContext, level: Permission): Repositor
     return message(403, context.caller.kind === 'installation' ? 'Resource not accessible by integration' : `Must have ${level === 'admin' ? 'admin' : 'push'} access to repository`);
   }
   return repo;
+}
+
+/** The repository and its pull request (or issue: every issue here is a pull request) numbered by the third parameter. */
+export function requirePull(context: RouteContext, level: Permission): { repo: RepositoryRecord; pr: PullRecord } | RouteResult {
+  const repo = requireRepo(context, level);
+  if (isResult(repo)) return repo;
+  const number = parseNumber(context.params[2]!);
+  const pr = number === undefined ? undefined : repo.pulls.get(number);
+  return pr ? { repo, pr } : notFound();
 }
 
 export function isResult(value: unknown): value is RouteResult {

@@ -8,7 +8,7 @@ import { actorOf, answerWith, isResult, parseNumber, requireRepo, stringField } 
 import { resolveRef } from './git-routes.ts';
 
 function fieldsOf(body: Record<string, unknown>): CheckRunFields {
-  const output = body.output as { title?: string; summary?: string } | undefined;
+  const output = body.output as CheckRunFields['output'];
   return {
     name: stringField(body, 'name'),
     status: stringField(body, 'status') as CheckStatus | undefined,
@@ -56,7 +56,9 @@ async function listForRef(context: RouteContext): Promise<RouteResult> {
   if (isResult(repo)) return repo;
   const sha = await resolveRef(repo, context.params[2]!);
   if (!sha) return message(422, `No commit found for SHA: ${context.params[2]}`);
-  const runs = checkRunsOf(repo, sha, { name: context.query.get('check_name') ?? undefined, status: context.query.get('status') ?? undefined, latest: context.query.get('filter') !== 'all' });
+  const appId = context.query.get('app_id');
+  const filter = { name: context.query.get('check_name') ?? undefined, status: context.query.get('status') ?? undefined, appId: appId === null ? undefined : (parseNumber(appId) ?? -1n), latest: context.query.get('filter') !== 'all' };
+  const runs = checkRunsOf(repo, sha, filter);
   const { page, headers } = paginate(runs, context.query, `${context.core.json.apiUrl()}/repos/${repo.owner.login}/${repo.name}/commits/${sha}/check-runs`);
   const pulls = await context.core.pullsAt(repo, sha);
   return json(200, { total_count: runs.length, check_runs: page.map((run) => context.core.json.checkRun(repo, run, pulls)) }, headers);

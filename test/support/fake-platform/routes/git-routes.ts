@@ -4,7 +4,8 @@ import { moveBranch } from '../branch-moves.ts';
 import { json, message, notFound, type RouteContext, type RouteResult, type Router } from '../http-router.ts';
 import { webFlow } from '../pull-merging.ts';
 import { actorOf, isResult, requireRepo, stringField } from '../route-access.ts';
-import type { RepositoryRecord } from '../platform-model.ts';
+import { diffFiles } from '../git-diff.ts';
+import { fullName, type RepositoryRecord } from '../platform-model.ts';
 
 const BRANCH_REF = /^(?:refs\/)?heads\/(.+)$/;
 
@@ -98,15 +99,23 @@ async function compare(context: RouteContext): Promise<RouteResult> {
   const { ahead, behind } = await repo.git.aheadBehind(base, head);
   const status = ahead === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead === 0 ? 'behind' : 'diverged';
   const commits = await repo.git.log([head, `^${base}`, '--reverse', '-250']);
+  const files = (await diffFiles(repo.git, base, head)).slice(0, 300);
   const render = (sha: string) => repo.git.commitInfo(sha).then((info) => context.core.json.commit(repo, info));
+  const web = `${context.core.json.apiUrl()}/${fullName(repo)}/compare/${context.params[2]}`;
   return json(200, {
+    url: `${context.core.json.apiUrl()}/repos/${fullName(repo)}/compare/${context.params[2]}`,
+    html_url: web,
+    permalink_url: `${context.core.json.apiUrl()}/${fullName(repo)}/compare/${base}...${head}`,
+    diff_url: `${web}.diff`,
+    patch_url: `${web}.patch`,
+    base_commit: await render(base),
+    merge_base_commit: await render(mergeBase),
     status,
     ahead_by: ahead,
     behind_by: behind,
     total_commits: ahead,
-    base_commit: await render(base),
-    merge_base_commit: await render(mergeBase),
     commits: commits.map((c) => context.core.json.commit(repo, c)),
+    files: files.map((file) => context.core.json.diffFile(repo, head, file)),
   });
 }
 

@@ -19,7 +19,7 @@ function user(context: RouteContext) {
 function repository(context: RouteContext) {
   const repo = requireRepo(context, 'read');
   if (isResult(repo)) return repo;
-  return json(200, context.core.json.repository(repo, context.core.repos.permission(repo, context.caller)));
+  return json(200, context.core.json.fullRepository(repo, context.core.repos.permission(repo, context.caller)));
 }
 
 function membership(context: RouteContext) {
@@ -54,6 +54,14 @@ function repositoryInstallation(context: RouteContext) {
   return installation ? json(200, context.core.json.installation(installation)) : notFound();
 }
 
+/** The app's installation on an organisation (or user): what calls about the account itself use. */
+function accountInstallation(context: RouteContext) {
+  if (context.caller?.kind !== 'app') return message(401, 'A JSON web token could not be decoded');
+  const account = context.core.accounts.find(context.params[0]!);
+  const installation = account && context.core.apps.installationOf(account, context.caller.app);
+  return installation ? json(200, context.core.json.installation(installation)) : notFound();
+}
+
 function accessToken(context: RouteContext, options: IdentityOptions) {
   if (context.caller?.kind !== 'app') return message(401, 'A JSON web token could not be decoded');
   const id = parseNumber(context.params[0]!);
@@ -71,5 +79,7 @@ export function identityRoutes(router: Router, options: IdentityOptions): void {
     .add('GET', '/orgs/:org/memberships/:user', membership)
     .add('GET', '/repos/:owner/:repo/collaborators/:user/permission', collaboratorPermission)
     .add('GET', '/repos/:owner/:repo/installation', repositoryInstallation)
+    .add('GET', '/orgs/:org/installation', accountInstallation)
+    .add('GET', '/users/:user/installation', accountInstallation)
     .add('POST', '/app/installations/:id/access_tokens', (context) => accessToken(context, options));
 }

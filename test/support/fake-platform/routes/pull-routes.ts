@@ -1,13 +1,16 @@
 // Pull requests: read (with mergeability), list, open (drafts too), edit (close, reopen, base),
-// merge pinned to a head sha, update the branch; and comments on them.
-import { addComment } from '../comments.ts';
+// merge pinned to a head sha, update the branch; the files and commits they change.
+import { diffFiles } from '../git-diff.ts';
 import { json, message, notFound, type RouteContext, type RouteResult, type Router } from '../http-router.ts';
 import { MERGE_METHODS, type MergeMethod } from '../merge-methods.ts';
 import { paginate } from '../pagination.ts';
-import type { PullRecord, RepositoryRecord } from '../platform-model.ts';
+import { fullName, type PullRecord, type RepositoryRecord } from '../platform-model.ts';
 import { editPull, openPull } from '../pull-lifecycle.ts';
 import { mergeability, mergePull, updatePullBranch } from '../pull-merging.ts';
 import { actorOf, answerWith, invalidField, isResult, parseNumber, requireRepo, stringField } from '../route-access.ts';
+
+const MAX_FILES = 3000;
+const MAX_COMMITS = 250;
 
 function findPull(repo: RepositoryRecord, text: string): PullRecord | undefined {
   const number = parseNumber(text);
@@ -30,7 +33,7 @@ async function listPulls(context: RouteContext): Promise<RouteResult> {
   const base = context.query.get('base');
   const pulls = [...repo.pulls.values()]
     .filter((pr) => state === 'all' || pr.state === state)
-    .filter((pr) => !head || `${repo.owner.login}:${pr.headRef}`.toLowerCase() === head.toLowerCase())
+    .filter((pr) => !head || `${pr.headRepo.owner.login}:${pr.headRef}`.toLowerCase() === head.toLowerCase())
     .filter((pr) => !base || pr.baseRef === base)
     .reverse();
   const { page, headers } = paginate(pulls, context.query, `${context.core.json.apiUrl()}/repos/${repo.owner.login}/${repo.name}/pulls`);
@@ -78,22 +81,26 @@ async function updateBranch(context: RouteContext): Promise<RouteResult> {
   return answerWith(updatePullBranch(context.core, repo, pr, stringField(context.body, 'expected_head_sha'), actorOf(context)), 202, () => ({ message: 'Updating pull request branch.', url }));
 }
 
-async function comment(context: RouteContext): Promise<RouteResult> {
+/** The files a pull request changes, from the real diff of its merge base and head (GitHub lists at most 3000). */
+async function files(context: RouteContext): Promise<RouteResult> {
   const repo = requireRepo(context, 'read');
   if (isResult(repo)) return repo;
-  const number = parseNumber(context.params[2]!);
-  if (number === undefined) return notFound();
-  return answerWith(addComment(context.core, repo, number, context.body.body as string, actorOf(context)), 201, (c) => context.core.json.comment(repo, c));
+  const pr = findPull(repo, context.params[2]!);
+  if (!pr) return notFound();
+  const changed = (await diffFiles(repo.git, await context.core.diffBase(repo, pr), pr.headSha)).slice(0, MAX_FILES);
+  const { page, headers } = paginate(changed, context.query, `${context.core.json.apiUrl()}/repos/${fullName(repo)}/pulls/${pr.number}/files`);
+  return json(200, page.map((file) => context.core.json.diffFile(repo, pr.headSha, file)), headers);
 }
 
-async function listComments(context: RouteContext): Promise<RouteResult> {
+/** The commits of a pull request, oldest first (GitHub lists at most 250). */
+async function commits(context: RouteContext): Promise<RouteResult> {
   const repo = requireRepo(context, 'read');
   if (isResult(repo)) return repo;
-  const number = parseNumber(context.params[2]!);
-  if (number === undefined || !repo.pulls.has(number)) return notFound();
-  const comments = repo.comments.filter((c) => c.issueNumber === number);
-  const { page, headers } = paginate(comments, context.query, `${context.core.json.apiUrl()}/repos/${repo.owner.login}/${repo.name}/issues/${number}/comments`);
-  return json(200, page.map((c) => context.core.json.comment(repo, c)), headers);
+  const pr = findPull(repo, context.params[2]!);
+  if (!pr) return notFound();
+  const log = (await repo.git.log([pr.headSha, `^${await context.core.diffBase(repo, pr)}`])).slice(0, MAX_COMMITS).reverse();
+  const { page, headers } = paginate(log, context.query, `${context.core.json.apiUrl()}/repos/${fullName(repo)}/pulls/${pr.number}/commits`);
+  return json(200, page.map((commit) => context.core.json.commit(repo, commit)), headers);
 }
 
 export function pullRoutes(router: Router): void {
@@ -104,6 +111,6 @@ export function pullRoutes(router: Router): void {
     .add('PATCH', '/repos/:owner/:repo/pulls/:number', patchPull)
     .add('PUT', '/repos/:owner/:repo/pulls/:number/merge', merge)
     .add('PUT', '/repos/:owner/:repo/pulls/:number/update-branch', updateBranch)
-    .add('POST', '/repos/:owner/:repo/issues/:number/comments', comment)
-    .add('GET', '/repos/:owner/:repo/issues/:number/comments', listComments);
+    .add('GET', '/repos/:owner/:repo/pulls/:number/files', files)
+    .add('GET', '/repos/:owner/:repo/pulls/:number/commits', commits);
 }

@@ -1,0 +1,30 @@
+// Kleene's three-valued logic: a condition is true, false or pending (not known yet: checks
+// running, a field the service could not read). Pending never counts as failed: `and` is false
+// only when some part is false, `or` true as soon as some part is true.
+export type Match = 'true' | 'false' | 'pending';
+
+export function fromBoolean(value: boolean): Match {
+  return value ? 'true' : 'false';
+}
+
+export function negate(match: Match): Match {
+  return match === 'pending' ? 'pending' : match === 'true' ? 'false' : 'true';
+}
+
+export function allOf(matches: Iterable<Match>): Match {
+  let result: Match = 'true';
+  for (const match of matches) {
+    if (match === 'false') return 'false';
+    if (match === 'pending') result = 'pending';
+  }
+  return result;
+}
+
+export function anyOf(matches: Iterable<Match>): Match {
+  let result: Match = 'false';
+  for (const match of matches) {
+    if (match === 'true') return 'true';
+    if (match === 'pending') result = 'pending';
+  }
+  return result;
+}
