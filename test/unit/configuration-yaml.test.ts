@@ -45,6 +45,14 @@ test('a file over 1 MiB is refused by its size in bytes; one at the limit is rea
   errorsOf(parseConfigurationText(`a: "${'é'.repeat(MAX_CONFIGURATION_BYTES / 2)}"\n`, 'f.yml'));
 });
 
+test('a file of more than 50,000 values is refused before the YAML library reads it', () => {
+  const values = (count: number) => `a: [${Array.from({ length: count }, () => '1').join(',')}]\n`;
+  valueOf(parseConfigurationText(values(20_000), 'f.yml'));
+  const [error] = errorsOf(parseConfigurationText(values(300_000), 'f.yml'));
+  assert.match(error?.msg ?? '', /more than 50000 values/);
+  assert.equal(error?.line, 1);
+});
+
 test('nesting deeper than 64 levels is refused, in flow and block style, and through aliases', () => {
   const flow = errorsOf(parseConfigurationText(`a: ${'['.repeat(200_000)}${']'.repeat(200_000)}`, 'f.yml'));
   assert.match(flow[0]?.msg ?? '', /more than 64 levels/);
@@ -60,8 +68,13 @@ test('nesting deeper than 64 levels is refused, in flow and block style, and thr
 
 test('a duplicate key is an error at its line', () => {
   const [error] = errorsOf(parseConfigurationText('queue_rules:\n  - name: a\n    batch_size: 1\n    batch_size: 2\n', 'f.yml'));
-  assert.match(error?.msg ?? '', /unique/);
-  assert.deepEqual([error?.line, error?.path], [4, 'f.yml']);
+  assert.equal(error?.msg, 'the key "batch_size" appears twice in this mapping (first on line 3)');
+  assert.deepEqual([error?.loc, error?.line, error?.path], [['queue_rules', 0, 'batch_size'], 4, 'f.yml']);
+  // Checked with a set, not pair by pair: thousands of keys stay fast.
+  const started = Date.now();
+  const many = Array.from({ length: 12_000 }, (_, index) => `k${index % 6_000}: v`).join('\n');
+  assert.match(errorsOf(parseConfigurationText(many, 'f.yml'))[0]?.msg ?? '', /"k0" appears twice/);
+  assert.ok(Date.now() - started < 10_000);
 });
 
 test('tags other than the core schema are refused; plain core tags are read', () => {
