@@ -3,7 +3,7 @@
 // with errors still pointing into the file they came from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extendsTarget, mergeExtended, parseConfigurationText, validateConfiguration, type ParsedDocument } from '../../src/domain/configuration/index.ts';
+import { extendsTarget, mergeExtended, parseConfigurationText, readConfiguration, validateConfiguration, type ParsedDocument } from '../../src/domain/configuration/index.ts';
 import { toyConditions } from '../support/toy-conditions.ts';
 
 const lines = (...rows: string[]) => `${rows.join('\n')}\n`;
@@ -36,6 +36,7 @@ test('extends names a repository of the same owner, by name or in full', () => {
   assert.match(refusal('a/b/c'), /not a repository name/);
   assert.match(refusal('"bad name"'), /not a repository name/);
   assert.match(refusal('[x]'), /must be the name of a repository/);
+  assert.match(readConfiguration('extends: a/b/c\n', 'f.yml', toyConditions).errors[0]?.msg ?? '', /must be a repository name \("name" or "owner\/name"\)/);
 });
 
 test('rules merge by name: the child\'s first, then the parent\'s it does not replace', () => {

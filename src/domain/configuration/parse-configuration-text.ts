@@ -1,8 +1,8 @@
 // Reads a configuration file's text as YAML with every limit on: at most 1 MiB and 50,000
 // tokens, a few aliases (an anchor "bomb" is refused, not expanded), at most 64 levels of
 // nesting, unique keys, only the core schema's plain values, one document whose top level is a
-// mapping. Any input gives a
-// result, never an exception: what the YAML library throws is caught and reported too.
+// mapping. Any input gives a result, never an exception: what the YAML library throws is
+// caught and reported too.
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
 import type { ConfigurationError } from './configuration-error.ts';
 import type { ParseResult } from './parsed-document.ts';
@@ -25,9 +25,7 @@ function failed(errors: ConfigurationError[]): ParseResult {
 }
 
 function yamlErrors(errors: readonly YAMLError[], at: ReturnType<typeof positionsIn>): ConfigurationError[] {
-  return errors.map((error) => {
-    return { loc: [], msg: `invalid YAML: ${error.message.split('\n')[0]}`, ...at(error.pos[0]) };
-  });
+  return errors.map((error) => ({ loc: [], msg: `invalid YAML: ${error.message.split('\n')[0]}`, ...at(error.pos[0]) }));
 }
 
 function describe(problem: NonNullable<ReturnType<typeof valueProblem>>): string {
@@ -56,7 +54,7 @@ function parseWithinLimits(text: string, path: string): ParseResult {
   if (document.errors.length > 0) return failed(yamlErrors(document.errors, at));
   if (document.warnings.length > 0) return failed(yamlErrors(document.warnings, at));
   const structure = structureErrors(document, at);
-  if (structure.length > 0) return failed(structure.map((error) => ({ ...error, path })));
+  if (structure.length > 0) return failed(structure);
   const value: unknown = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     const kind = Array.isArray(value) ? 'a list' : `the ${typeof value} ${JSON.stringify(value).slice(0, 40)}`;

@@ -1,9 +1,10 @@
 // Two walks over a parsed YAML tree. The first refuses what plain configuration never needs and
 // the YAML library would otherwise accept: tags beyond the core schema (`!!binary`, `!!set`,
 // custom `!tags`), keys that are collections, and a key written twice in one mapping (checked
-// here with a set: the library's own check compares every pair of keys, minutes on a big file). The second, once the tree is plain values,
-// records where each key and list item sits. Neither follows an alias: the anchored node is
-// walked where it is defined, and the alias's value is the same object.
+// here with a set: the library's own check compares every pair of keys, minutes on a big
+// file). The second, once the tree is plain values, records where each key and list item sits.
+// Neither follows an alias: the anchored node is walked where it is defined, and the alias's
+// value is the same object.
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { ConfigurationError, ConfigurationLoc } from './configuration-error.ts';
 import type { RecordedPositions, SourcePosition } from './source-positions.ts';
@@ -34,8 +35,7 @@ function isMergeKey(pair: Pair): boolean {
 export function structureErrors(document: Document, at: Located): ConfigurationError[] {
   const errors: ConfigurationError[] = [];
   const report = (node: Node, loc: ConfigurationLoc, msg: string) => {
-    const { line, column } = at(node.range?.[0] ?? 0);
-    errors.push({ loc, msg, line, column });
+    errors.push({ loc, msg, ...at(node.range?.[0] ?? 0) });
   };
   const walk = (node: unknown, loc: ConfigurationLoc): void => {
     if (!node || isAlias(node)) return;
