@@ -1,26 +1,27 @@
-// What the merge-queue executor asks of the hosting platform (DESIGN.md §10), as typed calls
-// returning plain values. Answers the executor must act on (a conflict, a head that moved, a
-// base that is not a fast-forward) come back as values; only failures to get an answer throw,
-// as HostingFailure (hosting-failure.ts). Rate limits, retries and timeouts are Octokit's
-// (octokit-client.ts); credentials, per repository (repository-clients.ts).
+// What the merge-queue executor and the rules engine ask of the hosting platform (DESIGN.md
+// §10, §13–16), as typed calls returning plain values. Answers the caller must act on (a
+// conflict, a head that moved, a file that is not there) come back as values; only failures to
+// get an answer throw, as HostingFailure (hosting-failure.ts). Rate limits, retries and
+// timeouts are Octokit's (octokit-client.ts); credentials, per repository or organisation
+// (repository-clients.ts); requests and pages, platform-calls.ts.
 import type { HostingCredentials } from '../config.ts';
-import { int64Of, invalid, objectOf, oneOf, shaOf } from './answer-fields.ts';
-import { HostingFailure, toHostingFailure } from './hosting-failure.ts';
-import type { BranchCreation, BranchMerge, CheckRun, CollaboratorPermission, CombinedStatus, Comparison, PlatformMergeMethod, PullBranchUpdate, PullMerge, PullRequest, RefMove, RepositoryRef } from './hosting-types.ts';
-import type { ClientTuning, HostingOctokit } from './octokit-client.ts';
-import { readCheckRun, readCombinedStatus, readComparison, readPullRequest } from './read-answers.ts';
+import { int64Of, loginOf, objectOf, oneOf, shaOf } from './answer-fields.ts';
+import { checkRunMatches, outputOf } from './check-run-output.ts';
+import type { BranchCreation, BranchMerge, CheckRun, CheckRunWrite, CollaboratorPermission, CombinedStatus, Comparison, FileContent, IssueComment, PlatformMergeMethod, PullBranchUpdate, PullMerge, PullRequest, PullRequestCommit, PullRequestFile, RefMove, RepositoryInfo, RepositoryRef, Review } from './hosting-types.ts';
+import type { ClientTuning } from './octokit-client.ts';
+import { arrayOf, messageOf, PAGE_SIZE, PlatformCalls, refused, type Reply } from './platform-calls.ts';
+import { readCheckRun, readCombinedStatus, readComparison, readFileContent, readIssueComment, readPullRequest, readPullRequestCommit, readPullRequestFile, readRepository, readReview } from './read-answers.ts';
 import { RepositoryClients } from './repository-clients.ts';
 
-interface Reply {
-  status: number;
-  data: unknown;
-}
-
-const PAGE_SIZE = 100;
-const MAX_PAGES = 50;
+/** GitHub lists at most 3000 files of a pull request: 30 pages of 100. */
+const MAX_FILES = 3000;
 
 export class HostingPlatform {
-  constructor(private readonly clients: RepositoryClients) {}
+  private readonly calls: PlatformCalls;
+
+  constructor(clients: RepositoryClients) {
+    this.calls = new PlatformCalls(clients);
+  }
 
   /** The client for the configured credentials (config.ts `hostingCredentials`). */
   static connect(baseUrl: string, credentials: HostingCredentials, tuning: ClientTuning = {}): HostingPlatform {
@@ -144,53 +145,104 @@ export class HostingPlatform {
     return oneOf(objectOf(reply.data, 'permission').permission, ['admin', 'write', 'read', 'none'] as const, 'collaborator permission');
   }
 
-  private async pages<T>(repo: RepositoryRef, route: string, query: Record<string, unknown>, read: (data: unknown) => T[]): Promise<T[]> {
-    const all: T[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const items = read((await this.call(repo, route, { ...query, per_page: PAGE_SIZE, page })).data);
-      all.push(...items);
-      if (items.length < PAGE_SIZE) break;
+  // What the rules engine reads and writes (DESIGN.md §13–16)
+
+  /** A file at `ref` (the default branch when absent), decoded as UTF-8. */
+  async fileContent(repo: RepositoryRef, path: string, ref?: string): Promise<FileContent> {
+    // Each segment encoded on its own: the path's slashes stay slashes.
+    const encoded = path.split('/').map(encodeURIComponent).join('/');
+    const reply = await this.call(repo, `GET /repos/{owner}/{repo}/contents/${encoded}`, ref === undefined ? {} : { ref }, [404]);
+    return reply.status === 404 ? { kind: 'missing' } : readFileContent(reply.data);
+  }
+
+  /** The repository, or null when it does not exist (or the credentials cannot see it). */
+  async repository(repo: RepositoryRef): Promise<RepositoryInfo | null> {
+    const reply = await this.call(repo, 'GET /repos/{owner}/{repo}', {}, [404]);
+    return reply.status === 404 ? null : readRepository(reply.data);
+  }
+
+  /** The files a pull request changes; null when it changes more than the platform lists (3000). */
+  async pullRequestFiles(repo: RepositoryRef, number: bigint): Promise<PullRequestFile[] | null> {
+    const files = await this.calls.pages(repo, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { pull_number: String(number) }, (data) => arrayOf(data, 'pull request files').map(readPullRequestFile), MAX_FILES / PAGE_SIZE);
+    if (files.length < MAX_FILES) return files;
+    // A full last page: the pull request's own count says whether the list was cut.
+    const pull = await this.pullRequest(repo, number);
+    return pull && (pull.changedFiles ?? Infinity) <= MAX_FILES ? files : null;
+  }
+
+  async pullRequestCommits(repo: RepositoryRef, number: bigint): Promise<PullRequestCommit[]> {
+    return this.pages(repo, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits', { pull_number: String(number) }, (data) => arrayOf(data, 'pull request commits').map(readPullRequestCommit));
+  }
+
+  /** Every review, oldest first. */
+  async reviews(repo: RepositoryRef, number: bigint): Promise<Review[]> {
+    return this.pages(repo, 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', { pull_number: String(number) }, (data) => arrayOf(data, 'reviews').map(readReview));
+  }
+
+  /** The logins of a team of an organisation; null when the platform knows no such team. */
+  async teamMembers(org: string, team: string): Promise<string[] | null> {
+    const read = (data: unknown) => arrayOf(data, 'team members').map((user) => loginOf(objectOf(user, 'team member').login, 'team member'));
+    return this.calls.pagesOrMissing({ org }, 'GET /orgs/{org}/teams/{team_slug}/members', { team_slug: team }, read);
+  }
+
+  /** The latest check run named `name` on `sha` that this service wrote (its app's), if any. */
+  async findCheckRun(repo: RepositoryRef, sha: string, name: string): Promise<CheckRun | null> {
+    const appId = this.calls.appId === undefined ? {} : { app_id: this.calls.appId };
+    const reply = await this.call(repo, 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ref: sha, check_name: name, filter: 'latest', ...appId, per_page: 1 });
+    const [run] = arrayOf(objectOf(reply.data, 'check runs').check_runs, 'check runs');
+    return run === undefined ? null : readCheckRun(run);
+  }
+
+  /**
+   * Makes the check run `wanted.name` on `wanted.headSha` say what `wanted` says, writing only
+   * when it does not already: `changed` false means no write was made. Summary and text are cut
+   * to the platform's limit.
+   */
+  async upsertCheckRun(repo: RepositoryRef, wanted: CheckRunWrite): Promise<{ id: bigint; changed: boolean }> {
+    if (wanted.status === 'completed' && wanted.conclusion === undefined) throw new TypeError(`The check run ${wanted.name} is completed without a conclusion.`);
+    const existing = await this.findCheckRun(repo, wanted.headSha, wanted.name);
+    if (existing && checkRunMatches(existing, wanted)) return { id: existing.id, changed: false };
+    const output = outputOf(wanted);
+    // Text is cleared by writing it empty: an output without it keeps nothing on some platforms.
+    const text = output.text ?? (existing?.output.text ? '' : undefined);
+    const body = {
+      name: wanted.name,
+      status: wanted.status,
+      ...(wanted.status === 'completed' ? { conclusion: wanted.conclusion } : {}),
+      output: { title: output.title, summary: output.summary, ...(text === undefined ? {} : { text }) },
+      ...(wanted.externalId === undefined ? {} : { external_id: wanted.externalId }),
+    };
+    // A completed run is never reopened: a new run of the same name takes its place as the latest.
+    if (existing && !(existing.status === 'completed' && wanted.status !== 'completed')) {
+      await this.call(repo, 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { check_run_id: String(existing.id), ...body });
+      return { id: existing.id, changed: true };
     }
-    return all;
+    const reply = await this.call(repo, 'POST /repos/{owner}/{repo}/check-runs', { head_sha: wanted.headSha, ...body });
+    return { id: int64Of(objectOf(reply.data, 'check run').id, 'check run id'), changed: true };
   }
 
-  /** One request; statuses in `answers` come back as replies, other failures throw HostingFailure. */
-  private async call(repo: RepositoryRef, route: string, params: Record<string, unknown>, answers: readonly number[] = []): Promise<Reply> {
-    const client = await this.clients.forRepository(repo);
-    const all = { owner: repo.owner, repo: repo.repo, ...params };
-    try {
-      return await send(client.octokit, route, all, answers);
-    } catch (error) {
-      const failure = toHostingFailure(error);
-      if (failure.kind !== 'unauthorized' || !client.refresh) throw failure;
-      // An installation token the platform no longer takes: one new token, one more try.
-      await client.refresh().catch((refreshError: unknown) => Promise.reject(toHostingFailure(refreshError)));
-      return send(client.octokit, route, all, answers).catch((retryError: unknown) => Promise.reject(toHostingFailure(retryError)));
-    }
+  /** The comments on a pull request, oldest first. */
+  async comments(repo: RepositoryRef, number: bigint): Promise<IssueComment[]> {
+    return this.pages(repo, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: String(number) }, (data) => arrayOf(data, 'comments').map(readIssueComment));
   }
-}
 
-async function send(octokit: HostingOctokit, route: string, params: Record<string, unknown>, answers: readonly number[]): Promise<Reply> {
-  try {
-    const response = await octokit.request(route, params);
-    return { status: response.status, data: response.data };
-  } catch (error) {
-    const failed = error as { status?: number; response?: { data?: unknown } };
-    if (typeof failed.status === 'number' && failed.response && answers.includes(failed.status)) return { status: failed.status, data: failed.response.data };
-    throw error;
+  /** Rewrites a comment; false when it no longer exists. */
+  async updateComment(repo: RepositoryRef, id: bigint, body: string): Promise<boolean> {
+    const reply = await this.call(repo, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: String(id), body }, [404]);
+    return reply.status !== 404;
   }
-}
 
-function messageOf(reply: Reply): string {
-  const data = reply.data as { message?: unknown } | null;
-  return typeof data?.message === 'string' ? data.message : '';
-}
+  /** Deletes a comment; false when it was already gone. */
+  async deleteComment(repo: RepositoryRef, id: bigint): Promise<boolean> {
+    const reply = await this.call(repo, 'DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: String(id) }, [404]);
+    return reply.status !== 404;
+  }
 
-function refused(reply: Reply): HostingFailure {
-  return new HostingFailure('refused', `The hosting platform answered ${reply.status}: ${JSON.stringify(reply.data)}`, reply.status);
-}
+  private call(repo: RepositoryRef, route: string, params: Record<string, unknown>, answers: readonly number[] = []): Promise<Reply> {
+    return this.calls.call(repo, route, params, answers);
+  }
 
-function arrayOf(value: unknown, what: string): unknown[] {
-  if (!Array.isArray(value)) throw invalid(what);
-  return value;
+  private pages<T>(repo: RepositoryRef, route: string, query: Record<string, unknown>, read: (data: unknown) => T[]): Promise<T[]> {
+    return this.calls.pages(repo, route, query, read);
+  }
 }

@@ -17,11 +17,90 @@ export interface PullRequest {
   mergeable: boolean | null;
   mergeableState: string | null;
   title: string;
+  /** '' when the pull request has no description */
+  body: string;
   author: string;
   head: { ref: string; sha: string };
   base: { ref: string; sha: string };
   mergeCommitSha: string | null;
+  labels: string[];
+  assignees: string[];
+  /** users by login, teams as `@org/slug` */
+  requestedReviewers: string[];
+  /** the milestone's title */
+  milestone: string | null;
+  locked: boolean;
+  mergedBy: string | null;
+  createdAt: string;
   updatedAt: string;
+  closedAt: string | null;
+  mergedAt: string | null;
+  /** null when the head's repository is gone (a deleted fork) */
+  headRepoFullName: string | null;
+  baseRepoFullName: string;
+  htmlUrl: string | null;
+  /** only in a single read (lists leave them out) */
+  additions?: number;
+  deletions?: number;
+  changedFiles?: number;
+}
+
+/** A file of a branch; `too_large` above 1 MiB, which the contents API does not hand out. */
+export type FileContent = { kind: 'file'; sha: string; content: string } | { kind: 'missing' } | { kind: 'too_large'; size: number };
+
+export interface RepositoryInfo {
+  defaultBranch: string;
+  fullName: string;
+  private: boolean;
+}
+
+export interface PullRequestFile {
+  path: string;
+  status: 'added' | 'modified' | 'removed' | 'renamed';
+  /** a renamed file's old path */
+  previousPath?: string;
+  additions: number;
+  deletions: number;
+}
+
+export interface PullRequestCommit {
+  sha: string;
+  message: string;
+  /** null when the commit's author is no platform user */
+  authorLogin: string | null;
+  parents: string[];
+}
+
+export interface Review {
+  id: bigint;
+  /** 'ghost' for a deleted account, as GitHub shows it */
+  author: string;
+  state: string;
+  commitId: string | null;
+  /** null while pending */
+  submittedAt: string | null;
+}
+
+export interface IssueComment {
+  id: bigint;
+  author: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type CheckRunConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'action_required';
+
+/** A check run as this service wants it on a commit (upsertCheckRun). */
+export interface CheckRunWrite {
+  headSha: string;
+  name: string;
+  status: 'in_progress' | 'completed';
+  conclusion?: CheckRunConclusion;
+  title: string;
+  summary: string;
+  text?: string;
+  externalId?: string;
 }
 
 export type BranchCreation = { kind: 'created'; sha: string } | { kind: 'exists' };
@@ -54,6 +133,8 @@ export interface CheckRun {
   detailsUrl: string | null;
   startedAt: string | null;
   completedAt: string | null;
+  externalId: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
 }
 
 export interface CommitStatus {

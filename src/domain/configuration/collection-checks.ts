@@ -24,8 +24,11 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+// Past this many errors nobody reads suggestions (reports list 100), so none are computed.
+const SUGGESTED_ERRORS = 200;
+
 function unknownKey(at: Cursor, key: string, known: string[]): void {
-  const suggestion = closestName(key, known);
+  const suggestion = at.context.errors.length < SUGGESTED_ERRORS ? closestName(key, known) : undefined;
   const shown = JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
   fail({ ...at, loc: [...at.loc, key] }, `Unknown key ${shown}${suggestion ? `: did you mean "${suggestion}"?` : ''}`);
 }

@@ -4,7 +4,7 @@
 export { CONFIGURATION_PATHS, type ConfigurationPath } from './configuration-paths.ts';
 export { dottedPath, type ConfigurationError, type ConfigurationLoc } from './configuration-error.ts';
 export type { ConditionParser } from './condition-parser.ts';
-export { parseConfigurationText, MAX_CONFIGURATION_BYTES, MAX_ALIAS_COUNT, MAX_NESTING } from './parse-configuration-text.ts';
+export { parseConfigurationText, MAX_CONFIGURATION_BYTES, MAX_ALIAS_COUNT, MAX_NESTING, MAX_TOKENS } from './parse-configuration-text.ts';
 export type { ParsedDocument, ParseResult } from './parsed-document.ts';
 export type { PositionIndex, SourcePosition } from './source-positions.ts';
 export { extendsTarget, type ExtendsTarget, type RepositoryName } from './extends-target.ts';

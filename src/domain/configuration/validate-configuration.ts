@@ -31,6 +31,12 @@ function capped(errors: ConfigurationError[]): ConfigurationError[] {
   return [...errors.slice(0, MAX_REPORTED_ERRORS), { loc: [], msg: `${rest} more error${rest === 1 ? '' : 's'} not shown` }];
 }
 
+/** The errors a report lists, located in their file (only those: locating costs a walk each). */
+function located(document: ParsedDocument, errors: ConfigurationError[]): ConfigurationError[] {
+  const shown = errors.slice(0, MAX_REPORTED_ERRORS).map((error) => withPosition(document.positions, document.value, error));
+  return errors.length > MAX_REPORTED_ERRORS ? [...shown, ...errors.slice(MAX_REPORTED_ERRORS)] : shown;
+}
+
 function invalid<C>(errors: ConfigurationError[], notSupported: string[]): ConfigurationReport<C> {
   return { valid: false, errors: capped(errors), notSupported, configuration: null };
 }
@@ -38,8 +44,7 @@ function invalid<C>(errors: ConfigurationError[], notSupported: string[]): Confi
 export function validateConfiguration<C>(document: ParsedDocument, parseCondition: ConditionParser<C>): ConfigurationReport<C> {
   const context: CheckContext = { errors: [], notSupported: [], implemented: IMPLEMENTED_OPTIONS, parseCondition };
   const checked = configurationDocument(document.value, rootCursor(context));
-  const errors = context.errors.map((error) => withPosition(document.positions, document.value, error));
-  if (checked === INVALID || errors.length > 0) return invalid(errors, context.notSupported);
+  if (checked === INVALID || context.errors.length > 0) return invalid(located(document, context.errors), context.notSupported);
   const always = parseCondition([], []);
   if (!always.ok) return invalid([{ loc: [], msg: 'the condition parser refuses an empty list of conditions' }], context.notSupported);
   return { valid: true, errors: [], notSupported: context.notSupported, configuration: effectiveConfiguration(checked, always.condition) };

@@ -11,7 +11,8 @@ export const MAX_RULES = { pull_request_rules: 200, queue_rules: 50, priority_ru
 
 const documentShape = {
   shared: sharedSection,
-  extends: nullable(text({ min: 1 })),
+  // Which owner is allowed is extendsTarget's to say: the file alone does not know it.
+  extends: nullable(text({ min: 1, pattern: /^([A-Za-z0-9-]{1,39}\/)?[A-Za-z0-9._-]{1,100}$/, describe: 'a repository name ("name" or "owner/name")' })),
   defaults,
   scopes,
   commands_restrictions: commandsRestrictions,

@@ -1,8 +1,10 @@
 // Two walks over a parsed YAML tree. The first refuses what plain configuration never needs and
 // the YAML library would otherwise accept: tags beyond the core schema (`!!binary`, `!!set`,
-// custom `!tags`) and keys that are collections. The second, once the tree is plain values,
-// records where each key and list item sits. Neither follows an alias: the anchored node is
-// walked where it is defined, and the alias's value is the same object.
+// custom `!tags`), keys that are collections, and a key written twice in one mapping (checked
+// here with a set: the library's own check compares every pair of keys, minutes on a big
+// file). The second, once the tree is plain values, records where each key and list item sits.
+// Neither follows an alias: the anchored node is walked where it is defined, and the alias's
+// value is the same object.
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair } from 'yaml';
 import type { ConfigurationError, ConfigurationLoc } from './configuration-error.ts';
 import type { RecordedPositions, SourcePosition } from './source-positions.ts';
@@ -33,19 +35,22 @@ function isMergeKey(pair: Pair): boolean {
 export function structureErrors(document: Document, at: Located): ConfigurationError[] {
   const errors: ConfigurationError[] = [];
   const report = (node: Node, loc: ConfigurationLoc, msg: string) => {
-    const { line, column } = at(node.range?.[0] ?? 0);
-    errors.push({ loc, msg, line, column });
+    errors.push({ loc, msg, ...at(node.range?.[0] ?? 0) });
   };
   const walk = (node: unknown, loc: ConfigurationLoc): void => {
     if (!node || isAlias(node)) return;
     const tag = (node as Node).tag;
     if (tag !== undefined && !CORE_TAGS.has(tag)) return report(node as Node, loc, `the YAML tag ${tag.replace('tag:yaml.org,2002:', '!!')} is not allowed: write plain values (text, numbers, true/false, lists, mappings)`);
     if (isMap(node)) {
+      const seen = new Map<string, Node>();
       for (const pair of node.items) {
         if (isMergeKey(pair)) continue;
         const name = keyName(pair.key);
-        if (name === null) report((pair.key ?? node) as Node, loc, 'a key must be plain text, not a list, a mapping or an alias');
-        else walk(pair.key, [...loc, name]);
+        const key = (pair.key ?? node) as Node;
+        if (name === null) report(key, loc, 'a key must be plain text, not a list, a mapping or an alias');
+        else if (seen.has(name)) report(key, [...loc, name], `the key ${JSON.stringify(name)} appears twice in this mapping (first on line ${at(seen.get(name)?.range?.[0] ?? 0).line})`);
+        else seen.set(name, key);
+        walk(pair.key, [...loc, name ?? '?']);
         walk(pair.value, [...loc, name ?? '?']);
       }
     } else if (isSeq(node)) {

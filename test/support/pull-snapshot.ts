@@ -1,0 +1,47 @@
+// A pull request snapshot for the rules' unit tests: an open, mergeable pull request with
+// nothing in it, each test overriding what it is about.
+import type { PullRequestSnapshot } from '../../src/domain/rules/pull-snapshot.ts';
+
+export function pullSnapshot(overrides: Partial<PullRequestSnapshot> = {}): PullRequestSnapshot {
+  return {
+    number: 42n,
+    title: 'Add the thing',
+    body: 'Why the thing.',
+    bodyRaw: 'Why the thing.<!-- hidden -->',
+    base: 'main',
+    head: 'feature/thing',
+    headRepoFullName: 'acme/app',
+    fromFork: false,
+    author: 'Alice',
+    mergedBy: null,
+    milestone: null,
+    assignees: [],
+    labels: [],
+    draft: false,
+    closed: false,
+    merged: false,
+    locked: false,
+    conflict: false,
+    linearHistory: true,
+    repositoryName: 'app',
+    repositoryFullName: 'acme/app',
+    reviewRequested: [],
+    reviews: [],
+    checks: [],
+    files: [],
+    addedLines: 0,
+    deletedLines: 0,
+    commitsBehind: 0,
+    coAuthors: [],
+    dependsOn: [],
+    scopes: [],
+    queue: null,
+    createdAt: new Date('2024-05-01T10:00:00Z'),
+    updatedAt: new Date('2024-05-02T10:00:00Z'),
+    closedAt: null,
+    mergedAt: null,
+    configurationChanged: false,
+    teamMembers: new Map(),
+    ...overrides,
+  };
+}
