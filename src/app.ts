@@ -29,6 +29,8 @@ import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
+import { configurationRoutes } from './http/routes/configuration.ts';
+import { createAutomation, type Automation } from './services/automation/automation.ts';
 import { dashboardRoutes } from './web/dashboard-routes.ts';
 import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
 import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
@@ -55,6 +57,8 @@ export interface AppDeps {
   executor?: { wake(repositoryId?: string): void };
   /** The process's logger (made with loggerOptions), when start-up logged before the app existed. */
   logger?: FastifyBaseLogger;
+  /** The rules engine's parts (configuration, webhook signals); made over `store` and `hostingPlatform` when not given. */
+  automation?: Automation;
   /** Told after a change to a repository's merge-queue configuration, pause or freezes commits. */
   onQueueChanged?: (repositoryId: string) => void;
 }
@@ -160,6 +164,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = registerMetrics(app, connections);
   const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store, Date.now, () => deps.executor?.wake());
   const signals = new QueueSignals({ store: deps.store, service: mergeQueue, platform: deps.hostingPlatform ?? null, wake: (repositoryId) => deps.executor?.wake(repositoryId) });
+  const automation = deps.automation ?? createAutomation(deps.store, deps.hostingPlatform ?? null);
+  const chooser = automation.service;
+  if (chooser) mergeQueue.useRuleChooser((repository, number, asked) => chooser.chooseForQueue(repository, number, asked));
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
   operationsRoutes(app, { ping: () => deps.store.ready(), metrics });
   await app.register(adminKeyRoutes, { auth, keys: deps.store.keys });
@@ -169,13 +176,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(logRoutes, { auth, store: deps.store, publicUrl: deps.config.publicUrl });
   await app.register(logAggregateRoutes, { auth, store: deps.store });
   await app.register(ingestRoutes, { auth, store: deps.store });
-  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals, maxAgeSeconds: deps.config.webhookMaxAgeSeconds ?? DEFAULT_WEBHOOK_MAX_AGE_SECONDS });
+  await app.register(hostingWebhookRoutes, { store: deps.store, secret: deps.config.webhookSecret, signals, rules: automation.signals, maxAgeSeconds: deps.config.webhookMaxAgeSeconds ?? DEFAULT_WEBHOOK_MAX_AGE_SECONDS });
   const onQueueChanged = (repositoryId: string) => {
     deps.onQueueChanged?.(repositoryId);
     deps.executor?.wake(repositoryId);
   };
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
+  await app.register(configurationRoutes, { auth, store: deps.store, automation });
   dashboardRoutes(app);
   return app;
 }

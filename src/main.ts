@@ -15,6 +15,7 @@ import { openStore, storeOptions, type StoreStep } from './storage/store.ts';
 import { scheduleRetention } from './services/retention.ts';
 import { HostingPlatform } from './hosting/hosting-platform.ts';
 import { MergeQueueExecutor } from './services/merge-queue/executor/merge-queue-executor.ts';
+import { createAutomation } from './services/automation/automation.ts';
 
 const TOKEN_FILE = 'service-token';
 
@@ -78,13 +79,16 @@ export async function startServer(config: Config): Promise<void> {
   // The merge queue acts on the hosting platform only with credentials of its own (DESIGN §10).
   const platform = config.hostingCredentials ? HostingPlatform.connect(config.hostingApiUrl, config.hostingCredentials) : null;
   const executor = platform ? new MergeQueueExecutor({ store, platform, pollMs: config.mergeQueuePollSeconds * 1000, leaseMs: config.mergeQueueLeaseSeconds * 1000, log: log.child({ component: 'merge-queue' }) }) : null;
-  if (!platform) log.warn('no SWITCHYARD_HOSTING_TOKEN or GitHub App configured: the merge queue plans but runs nothing on the hosting platform');
+  if (!platform) log.warn('no SWITCHYARD_HOSTING_TOKEN or GitHub App configured: the merge queue plans but runs nothing on the hosting platform, and configuration files are not read');
+  // The rules engine reads configuration files and evaluates pull requests with the same credentials.
+  const automation = createAutomation(store, platform, { log: log.child({ component: 'rules-engine' }) });
   const app = await buildApp({
     config: { ...config, serviceToken: config.serviceToken ?? generated?.token },
     store,
     hosting: new HostingApi(config.hostingApiUrl, { verificationsPerMinute: config.tokenVerificationsPerMinute }),
     hostingPlatform: platform,
     ...(executor ? { executor } : {}),
+    automation,
     logger: log,
   });
   if (generated) app.log.info({ file: generated.file }, 'no SWITCHYARD_SERVICE_TOKEN set: using the service token stored in this file');
@@ -95,6 +99,7 @@ export async function startServer(config: Config): Promise<void> {
     stopRetention();
     await health?.close();
     await executor?.stop();
+    await automation.engine?.stop();
     // Requests in flight get DRAIN_MS to finish. Connections that never sent a request are not
     // timed out once the server closes (Node stops checking them), so without this one idle client
     // kept the process from ever exiting.
@@ -122,6 +127,7 @@ export async function startServer(config: Config): Promise<void> {
   // repository's copy is built, its aggregates are answered by storage.
   store.eventAggregates.copy?.warmAll().catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'columnar copy: start-up build stopped'));
   executor?.start();
+  automation.engine?.start();
   app.log.info({ backend: store.backend }, 'switchyard ready');
 }
 

@@ -9,6 +9,7 @@ import { keysCommand } from './commands/keys.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { logsCommand } from './commands/logs.ts';
 import { queueCommand } from './commands/queue.ts';
+import { configCommand } from './commands/config.ts';
 import { reposCommand } from './commands/repos.ts';
 import { scopesCommand } from './commands/scopes.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -24,7 +25,7 @@ export function buildProgram(io: CliIo): Command {
     .showHelpAfterError('(add --help for usage)')
     // Options belong to the command they follow: `logs aggregate R --json` is aggregate's --json.
     .enablePositionalOptions();
-  for (const command of [serveCommand(io), migrateCommand(io), exportCommand(io), importCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io), logsCommand(io), queueCommand(io)]) program.addCommand(command);
+  for (const command of [serveCommand(io), migrateCommand(io), exportCommand(io), importCommand(io), keysCommand(io), reposCommand(io), scopesCommand(io), logsCommand(io), queueCommand(io), configCommand(io)]) program.addCommand(command);
   // Every command, at any depth, writes through io and throws instead of exiting.
   const configure = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });

@@ -1,5 +1,6 @@
 // Registering a repository (admin API or hosting-platform webhook): it starts with its owner's
-// default products, each recorded as a product.enabled event in the transaction that creates it.
+// default products, each recorded as a product.enabled event in the transaction that creates it,
+// and its configuration file is due to be read.
 import { productChangeEvents, productSet, SWITCHYARD_ACTOR, type ProductActor } from '../domain/product-changes.ts';
 import type { Store } from '../storage/store.ts';
 import type { Repository } from '../storage/queries/repositories.ts';
@@ -17,6 +18,8 @@ export async function registerRepository(store: Store, owner: string, name: stri
     if (registered.created) {
       const now = new Date();
       await recordEvents(store, trx, registered.repository.id, productChangeEvents({ enabled: productSet(defaults), disabled: [] }, by, now, 'repository registration'), now);
+      // Its configuration file is read as soon as the rules engine runs (DESIGN §13).
+      await store.rulesEngine.scheduleConfigurationRead(registered.repository.id, now, trx);
     }
     return registered;
   });

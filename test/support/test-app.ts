@@ -12,6 +12,7 @@ import { MergeQueueExecutor } from '../../src/services/merge-queue/executor/merg
 import { hostingClientFor } from './fake-platform/platform-client.ts';
 import type { HostingPlatform } from '../../src/hosting/hosting-platform.ts';
 import type { ClientTuning } from '../../src/hosting/octokit-client.ts';
+import { createAutomation, type Automation } from '../../src/services/automation/automation.ts';
 
 /** The platform user the merge queue acts as in tests: grant it write on a repository to queue there. */
 export const QUEUE_BOT = 'switchyard-bot';
@@ -25,6 +26,8 @@ export interface TestApp {
   hosting: FakeHosting;
   /** The merge-queue executor, when asked for (`executor` option); started. */
   executor: MergeQueueExecutor | undefined;
+  /** The rules engine's parts; the engine runs (as a GitHub App installed on `rules.owner`) when asked for. */
+  automation: Automation;
   baseUrl: string;
   /** fetch against the app, with JSON helpers */
   request(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
@@ -66,6 +69,11 @@ export interface TestAppOptions {
   trustedProxies?: string[];
   /** SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS; the default otherwise */
   webhookMaxAgeSeconds?: number;
+  /**
+   * Runs the rules engine as the GitHub App `switchyard`, installed on the account `owner` (made
+   * an organization when it does not exist): check runs can only be written by apps.
+   */
+  rules?: { owner: string; tickMs?: number; coalesceMs?: number; clock?: () => number };
 }
 
 /** Starts the app on a fresh store of `backend`, or on `given` (which the caller disposes). */
@@ -75,12 +83,14 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   const bot = options.executor ? hosting.createUser(QUEUE_BOT) : null;
   const platform = bot ? hostingClientFor(hosting, { kind: 'token', token: bot.token }, options.hostingTuning) : null;
   const executor = platform && options.executor ? new MergeQueueExecutor({ store, platform: options.executorPlatform?.(platform) ?? platform, tickMs: 50, pollMs: 100, leaseMs: 15_000, ...options.executor }) : undefined;
+  const automation = createAutomation(store, options.rules ? rulesClient(hosting, options.rules.owner, options.hostingTuning) : null, { tickMs: 50, coalesceMs: 100, leaseMs: 15_000, ...options.rules });
   const app = await buildApp({
     config: { serviceToken: SERVICE_TOKEN, webhookSecret: WEBHOOK_SECRET, publicUrl: options.publicUrl, logLevel: 'silent', limits: { requestsPerMinutePerAddress: 1_000_000, requestsPerMinutePerCredential: 1_000_000, requestsPerMinutePerOwner: 1_000_000, connectionsTotal: 1_000_000, connectionsPerAddress: 1_000_000, bodiesReadPerAddress: 1_000_000, ...options.limits }, trustedProxies: options.trustedProxies, webhookMaxAgeSeconds: options.webhookMaxAgeSeconds },
     store,
     hosting: new HostingApi(hosting.url, { verificationsPerMinute: options.tokenVerificationsPerMinute ?? 1_000_000, now: options.hostingClock }),
     hostingPlatform: platform,
     ...(executor ? { executor } : {}),
+    automation,
     onQueueChanged: options.onQueueChanged,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -89,11 +99,13 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
   // What happens on the fake platform reaches the app as it would from GitHub: signed webhooks.
   hosting.subscribe({ url: `${baseUrl}/v1/hooks/hosting`, secret: WEBHOOK_SECRET });
   executor?.start();
+  automation.engine?.start();
   return {
     app,
     store,
     hosting,
     executor,
+    automation,
     baseUrl,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -114,9 +126,18 @@ export async function startTestApp(backend: Backend, given?: Store, options: Tes
     },
     async close() {
       await executor?.stop();
+      await automation.engine?.stop();
       await app.close();
       await dispose();
       await hosting.stop();
     },
   };
+}
+
+/** The rules engine's client: the app `switchyard`, installed on every repository of `owner`. */
+function rulesClient(hosting: FakeHosting, owner: string, tuning?: ClientTuning): HostingPlatform {
+  if (!hosting.core.accounts.find(owner)) hosting.createOrganization(owner);
+  const switchyard = hosting.createApp('switchyard');
+  hosting.installApp(switchyard, owner);
+  return hostingClientFor(hosting, { kind: 'app', appId: String(switchyard.id), privateKey: switchyard.privateKey }, tuning);
 }

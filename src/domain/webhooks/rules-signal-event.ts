@@ -7,6 +7,7 @@ import { Int64 } from '../int64.ts';
 import { Nullable } from '../schema-primitives.ts';
 import type { RepositoryName as Repository } from './hosting-event.ts';
 import { payloadCheck } from './payload-validation.ts';
+import { isOwnCheck } from '../rules/own-checks.ts';
 
 export type RulesSignal =
   /** Something about these pull requests changed; `pull` is the payload's pull request object, when it has one. */
@@ -19,9 +20,9 @@ export type RulesSignal =
 const RepositoryPayload = Type.Object({ name: RepositoryName, owner: Type.Object({ login: Owner }), default_branch: Type.Optional(Type.String({ maxLength: 255 })) });
 const repositoryOf = (repository: { name: string; owner: { login: string } }): Repository => ({ owner: repository.owner.login, name: repository.name });
 
-const checkPull = payloadCheck(Type.Object({ pull_request: Type.Object({ number: Int64() }), repository: RepositoryPayload }));
+const checkPull = payloadCheck(Type.Object({ number: Type.Optional(Int64()), pull_request: Type.Object({ number: Type.Optional(Int64()) }), repository: RepositoryPayload }));
 const checkIssue = payloadCheck(Type.Object({ issue: Type.Object({ number: Int64(), pull_request: Type.Optional(Nullable(Type.Object({}))) }), repository: RepositoryPayload }));
-const checkRun = payloadCheck(Type.Object({ check_run: Type.Object({ head_sha: Sha }), repository: RepositoryPayload }));
+const checkRun = payloadCheck(Type.Object({ check_run: Type.Object({ head_sha: Sha, name: Type.Optional(Type.String({ maxLength: 1024 })) }), repository: RepositoryPayload }));
 const checkSuite = payloadCheck(Type.Object({ check_suite: Type.Object({ head_sha: Sha }), repository: RepositoryPayload }));
 const checkStatus = payloadCheck(Type.Object({ sha: Sha, repository: RepositoryPayload }));
 const Paths = Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10_000 }));
@@ -39,15 +40,20 @@ export function parseRulesSignal(event: string, payload: unknown): RulesSignal |
   switch (event) {
     case 'pull_request':
     case 'pull_request_review': {
-      const { pull_request: pull, repository } = checkPull(payload);
-      return { kind: 'pulls', repository: repositoryOf(repository), numbers: [pull.number], pull: (payload as { pull_request: Record<string, unknown> }).pull_request, reviewsChanged: event === 'pull_request_review' };
+      const { number: outer, pull_request: pull, repository } = checkPull(payload);
+      const number = pull.number ?? outer;
+      if (number === undefined) return null;
+      return { kind: 'pulls', repository: repositoryOf(repository), numbers: [number], pull: (payload as { pull_request: Record<string, unknown> }).pull_request, reviewsChanged: event === 'pull_request_review' };
     }
     case 'issue_comment': {
       const { issue, repository } = checkIssue(payload);
       return issue.pull_request ? { kind: 'pulls', repository: repositoryOf(repository), numbers: [issue.number] } : null;
     }
-    case 'check_run':
-      return headOf(checkRun(payload).check_run.head_sha, checkRun(payload).repository);
+    case 'check_run': {
+      const { check_run: run, repository } = checkRun(payload);
+      // Switchyard's own check runs (the Summary…) are no input of the rules: writing one must not evaluate again.
+      return run.name !== undefined && isOwnCheck(run.name) ? null : headOf(run.head_sha, repository);
+    }
     case 'check_suite':
       return headOf(checkSuite(payload).check_suite.head_sha, checkSuite(payload).repository);
     case 'status':

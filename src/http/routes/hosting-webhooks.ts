@@ -18,6 +18,8 @@ import { refuseTooOld } from '../../domain/webhooks/delivery-age.ts';
 import type { Store } from '../../storage/store.ts';
 import { applyHostingEvent } from '../../services/hosting-webhook.ts';
 import type { QueueSignals } from '../../services/merge-queue/queue-signals.ts';
+import type { RulesSignals } from '../../services/automation/rules-signals.ts';
+import { parseRulesSignal } from '../../domain/webhooks/rules-signal-event.ts';
 import { compileParameterValidator } from '../../validation/validators.ts';
 import { emptyResponse, errorResponse, errorResponses, jsonResponse, ValidationErrorBody } from './schemas.ts';
 
@@ -79,12 +81,14 @@ export interface HostingWebhookOptions {
   store: Store;
   secret: string | undefined;
   signals?: QueueSignals;
+  /** The rules engine's reading of the same webhooks (which pull requests to evaluate again). */
+  rules?: RulesSignals;
   /** how old a payload's own time may be (SWITCHYARD_WEBHOOK_MAX_AGE_SECONDS) */
   maxAgeSeconds: number;
   now?: () => Date;
 }
 
-export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<HostingWebhookOptions> = async (app, { store, secret, signals, maxAgeSeconds, now = () => new Date() }) => {
+export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<HostingWebhookOptions> = async (app, { store, secret, signals, rules, maxAgeSeconds, now = () => new Date() }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
@@ -120,10 +124,15 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<HostingWebhookOptio
     },
   }, async (request, reply) => {
     const { 'x-github-event': event, 'x-github-delivery': delivery } = request.headers;
-    const parsed = parseHostingEvent(event, decodePayload(request));
+    const payload = decodePayload(request);
+    const parsed = parseHostingEvent(event, payload);
+    // Read before anything is applied, so a payload the engine cannot read is a 422 that changed nothing.
+    const rulesSignal = rules ? parseRulesSignal(event, payload) : null;
     refuseTooOld(parsed, now(), maxAgeSeconds);
     const digest = digests.get(request)!.body.digest('hex');
     const outcome = await applyHostingEvent(store, { id: delivery, digest }, parsed, signals);
+    // A redelivery or a replay asks for nothing more: what it would ask for was asked already.
+    if (rulesSignal && (outcome === 'applied' || outcome === 'ignored' || outcome === 'stale')) await rules!.apply(rulesSignal);
     request.log.info({ event, delivery, outcome }, 'hosting webhook');
     return reply.code(204).send(null);
   });

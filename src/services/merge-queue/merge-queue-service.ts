@@ -29,6 +29,20 @@ export interface EnterOptions {
   priority?: Priority;
 }
 
+/** The queue and priority rules a configuration file's conditions choose (DESIGN §13). */
+export interface ChosenRules {
+  queueRule: string;
+  priority: Priority;
+  priorityRuleName: string | null;
+}
+
+/**
+ * Chooses by conditions when a configuration file governs the repository (null when none does:
+ * the API configuration's branches and labels choose); refuses with an ApiError when no queue
+ * rule's conditions hold.
+ */
+export type RuleChooser = (repository: RepositoryIdentity, number: bigint, asked: string | undefined) => Promise<ChosenRules | null>;
+
 /** A queue as the read endpoints answer it: its state, plan and the facts they show. */
 export interface QueueView {
   repository: RepositoryIdentity;
@@ -47,12 +61,19 @@ export interface QueueView {
 }
 
 export class MergeQueueService {
+  private chooser: RuleChooser | null = null;
+
   constructor(
     private readonly store: Store,
     private readonly clock: () => number = Date.now,
     /** Told after a commit that changed a queue (the executor wakes). */
     private readonly onChanged: (queueId: string) => void = () => {},
   ) {}
+
+  /** Queue and priority rules from the configuration file's conditions (the rules engine's). */
+  useRuleChooser(chooser: RuleChooser): void {
+    this.chooser = chooser;
+  }
 
   async repository(owner: string, name: string): Promise<RepositoryIdentity> {
     const repository = await this.store.repositories.identify(owner, name);
@@ -62,6 +83,11 @@ export class MergeQueueService {
 
   /** Queues a pull request; its entry id. Refusals are 409 (state) or 422 (options). */
   async enter(repository: RepositoryIdentity, number: bigint, options: EnterOptions, request: QueueRequest): Promise<{ baseRef: string; entryId: string }> {
+    // A disabled product does nothing (DESIGN §13); what is queued stays, and waits.
+    const products = (await this.store.repositories.byId(repository.id))?.products ?? [];
+    if (!products.includes('merge_queue')) throw new ApiError('product_disabled', `The merge_queue product is not enabled on ${repository.owner}/${repository.name}; enable it with PUT /v1/products/${repository.owner}/${repository.name}.`);
+    // Conditions read the platform: chosen before the transaction, never while it holds locks.
+    const chosen = (await this.chooser?.(repository, number, options.queueRule)) ?? null;
     const now = this.clock();
     const result = await this.store.db
       .transaction()
@@ -78,10 +104,10 @@ export class MergeQueueService {
         // Entering needs the queue locked, its rules and its sizes, not its whole state.
         const queue = await this.store.mergeQueues.lockOrCreate(trx, repository.id, baseRef, randomUUID());
         const config = await readMergeQueueConfig(this.store, repository.id, trx);
-        const rule = chooseRule(config, baseRef, options.queueRule, number);
+        const rule = chosen?.queueRule ?? chooseRule(config, baseRef, options.queueRule, number);
         const already = await this.store.mergeQueues.activeEntryOf(repository.id, number, trx);
         if (already) throw new ApiError('pull_request_already_queued', `Pull request #${number} is already in the merge queue.`);
-        const priority = choosePriority(config, facts.labels, options.priority);
+        const priority = chosen && !options.priority ? { priority: chosen.priority, ruleName: chosen.priorityRuleName } : choosePriority(config, facts.labels, options.priority);
         const entry: QueueEntry = {
           id: randomUUID(),
           number,

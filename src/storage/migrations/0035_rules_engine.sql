@@ -53,3 +53,11 @@ CREATE TABLE rules_engine_leases (
   holder        text NOT NULL,
   lease_until   timestamptz NOT NULL
 );
+
+-- The merge queue now runs only where its product is enabled (DESIGN §13). Repositories that used
+-- it before this migration keep it running: the product is enabled where a queue or a queue
+-- configuration exists. (No product.enabled event is written: nothing changed for them.)
+UPDATE repositories SET products = array_append(products, 'merge_queue')
+WHERE NOT ('merge_queue' = ANY (products))
+  AND (EXISTS (SELECT 1 FROM merge_queues q WHERE q.repository_id = repositories.id)
+       OR EXISTS (SELECT 1 FROM merge_queue_configurations c WHERE c.repository_id = repositories.id));

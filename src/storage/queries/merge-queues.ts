@@ -277,6 +277,8 @@ export class MergeQueueQueries {
       .selectFrom('merge_queues as q')
       .innerJoin('repositories as r', 'r.id', 'q.repository_id')
       .select(['q.id', 'q.repository_id', 'q.base_ref', 'q.lease_holder', 'q.lease_until', 'q.wake_at', 'q.base_sha', 'q.version', 'r.owner', 'r.name'])
+      // A repository whose merge_queue product is off is left alone: its queue waits (DESIGN §13).
+      .where(sql<boolean>`'merge_queue' = ANY (r.products)`)
       .where(({ or, exists, selectFrom }) =>
         or([
           exists(selectFrom('merge_queue_entries as e').select('e.id').whereRef('e.queue_id', '=', 'q.id').where('e.left_at', 'is', null)),

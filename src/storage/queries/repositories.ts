@@ -37,6 +37,11 @@ export class RepositoryQueries {
     return this.select(db, owner, name).executeTakeFirst();
   }
 
+  /** By id, with its products (they change: never from memory). */
+  async byId(id: string, db: Db = this.db): Promise<Repository | undefined> {
+    return db.selectFrom('repositories').select(['id', 'owner', 'name', 'products']).where('id', '=', id).executeTakeFirst();
+  }
+
   /** Locks the repository row for the rest of the transaction. */
   async findForUpdate(trx: Transaction<Database>, owner: string, name: string): Promise<Repository | undefined> {
     return this.select(trx, owner, name).forUpdate().executeTakeFirst();

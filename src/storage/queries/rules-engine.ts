@@ -68,6 +68,16 @@ export class RulesEngineQueries {
       .execute();
   }
 
+  /** Repositories whose file was never read (registered before the rules engine existed): due now. */
+  async scheduleUnreadConfigurations(now: Date): Promise<void> {
+    await this.db
+      .insertInto('configuration_reads_due')
+      .columns(['repository_id', 'due_at'])
+      .expression((eb) => eb.selectFrom('repositories as r').select(['r.id', sql<Date>`${now}::timestamptz`.as('due_at')]).where(({ not, exists, selectFrom }) => not(exists(selectFrom('repository_configurations as c').select('c.repository_id').whereRef('c.repository_id', '=', 'r.id')))))
+      .onConflict((oc) => oc.column('repository_id').doNothing())
+      .execute();
+  }
+
   async configurationReadDue(repositoryId: string, now: Date): Promise<Date | null> {
     const row = await this.db.selectFrom('configuration_reads_due').select('due_at').where('repository_id', '=', repositoryId).where('due_at', '<=', now).executeTakeFirst();
     return row?.due_at ?? null;
