@@ -3,7 +3,6 @@
 // supported, with everything below it; nothing is silently ignored. A later issue that
 // implements an option adds its line here, e.g. `pull_request_rules[].actions.label` and its
 // options. Patterns write list items as `[]` and user-named entries (scope names) as `*`.
-import { COMMAND_NAMES } from './vocabulary-rules.ts';
 
 const under = (prefix: string, keys: readonly string[]) => keys.map((key) => `${prefix}.${key}`);
 
@@ -20,9 +19,6 @@ const QUEUE_RULE_OPTIONS = [
   // The deprecated spelling of `merge_method: fast-forward`.
   'queue_branch_merge_method',
 ];
-
-// `requeue` is not a Switchyard command.
-const COMMANDS = COMMAND_NAMES.filter((name) => name !== 'requeue');
 
 export const IMPLEMENTED_OPTIONS: ReadonlySet<string> = new Set([
   'shared',
@@ -44,13 +40,8 @@ export const IMPLEMENTED_OPTIONS: ReadonlySet<string> = new Set([
   'pull_request_rules',
   // The rules are read and kept; each of their actions is reported until the rules engine runs it.
   ...under('pull_request_rules[]', ['name', 'description', 'conditions', 'disabled', 'disabled.reason', 'actions']),
-  'merge_protections',
-  ...under('merge_protections[]', ['name', 'description', 'if', 'success_conditions']),
-  'merge_protections_settings',
-  ...under('merge_protections_settings', ['post_comment', 'auto_merge_conditions']),
-  'commands_restrictions',
-  ...under('commands_restrictions', COMMANDS),
-  ...under('commands_restrictions', COMMANDS.map((name) => `${name}.conditions`)),
+  // merge_protections, merge_protections_settings and commands_restrictions are read and checked
+  // but do nothing yet (issues "Merge protections" and "Workflow automation"): reported until then.
   'defaults',
   'defaults.actions',
   'defaults.queue_rule',

@@ -7,7 +7,7 @@ import type { MergeQueueConfig } from '../../domain/merge-queue/model.ts';
 import { attributesOf, referencedTeams, type Condition } from '../../domain/rules/index.ts';
 import type { StoredConfiguration } from '../../storage/queries/repository-configurations.ts';
 import { conditionJson } from './condition-json.ts';
-import { validateConfigurationText, type ValidatedConfiguration } from './configuration-validation.ts';
+import { isRequiredCheck, validateConfigurationText, type ValidatedConfiguration } from './configuration-validation.ts';
 import { partsNeeded, type SnapshotPart } from './snapshot-needs.ts';
 
 export interface InForce {
@@ -76,7 +76,7 @@ function withRequiredChecks<T extends MergeQueueConfig>(config: T, configuration
 
 function requiredChecks(condition: Condition): string[] {
   const top = condition.kind === 'all' ? condition.conditions : [condition];
-  return [...new Set(top.flatMap((leaf) => (leaf.kind === 'leaf' && leaf.attribute === 'check-success' && !leaf.negate && !leaf.length && leaf.operator === '=' && leaf.operand.kind === 'text' ? [leaf.operand.value] : [])))];
+  return [...new Set(top.flatMap((leaf) => (isRequiredCheck(leaf) ? [leaf.operand.value] : [])))];
 }
 
 function allConditions(configuration: EffectiveConfiguration<Condition>): Condition[] {

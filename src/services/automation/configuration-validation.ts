@@ -25,7 +25,25 @@ export function validateConfigurationText(text: string, path: string, parentText
   const extendsName = target.target ? target.target.repo : null;
   const document = target.target && parentText !== null ? merged(parsed.document, parentText, `${repository.owner}/${target.target.repo}`) : parsed.document;
   if ('errors' in document) return { ...invalid(document.errors), extends: extendsName };
-  return { ...validateConfiguration(document, parseRuleConditions), extends: extendsName };
+  const report = validateConfiguration(document, parseRuleConditions);
+  const unenforced = report.configuration ? unenforcedMergeConditions(report.configuration) : [];
+  return { ...report, notSupported: [...report.notSupported, ...unenforced], extends: extendsName };
+}
+
+/**
+ * The merge queue enforces a queue rule's merge_conditions as the checks `check-success=NAME` it
+ * lists at the top: those the executor reads on the batch's head. Any other merge condition is
+ * not enforced yet, and is reported as not supported rather than silently ignored.
+ */
+function unenforcedMergeConditions(configuration: NonNullable<ConfigurationReport<Condition>['configuration']>): string[] {
+  return configuration.queue_rules.flatMap((rule, index) => {
+    const top = rule.merge_conditions.kind === 'all' ? rule.merge_conditions.conditions : [rule.merge_conditions];
+    return top.flatMap((condition, position) => (isRequiredCheck(condition) ? [] : [`queue_rules[${index}].merge_conditions[${position}]`]));
+  });
+}
+
+export function isRequiredCheck(condition: Condition): condition is Condition & { kind: 'leaf'; operand: { kind: 'text'; value: string } } {
+  return condition.kind === 'leaf' && condition.attribute === 'check-success' && !condition.negate && !condition.length && condition.operator === '=' && condition.operand.kind === 'text';
 }
 
 /** The repository a text extends, to fetch before validating it; null when none or when the text does not parse. */
