@@ -149,8 +149,11 @@ export class HostingPlatform {
 
   /** A file at `ref` (the default branch when absent), decoded as UTF-8. */
   async fileContent(repo: RepositoryRef, path: string, ref?: string): Promise<FileContent> {
+    const segments = path.split('/');
+    // No file has an empty, "." or ".." segment, and a URL would resolve them to another endpoint.
+    if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return { kind: 'missing' };
     // Each segment encoded on its own: the path's slashes stay slashes.
-    const encoded = path.split('/').map(encodeURIComponent).join('/');
+    const encoded = segments.map(encodeURIComponent).join('/');
     const reply = await this.call(repo, `GET /repos/{owner}/{repo}/contents/${encoded}`, ref === undefined ? {} : { ref }, [404]);
     return reply.status === 404 ? { kind: 'missing' } : readFileContent(reply.data);
   }

@@ -43,6 +43,9 @@ describe('hosting client: what the rules engine reads', () => {
     assert.deepEqual(await client.fileContent(ref, '.switchyard.yml'), { kind: 'missing' });
     assert.deepEqual(await client.fileContent(ref, '.github'), { kind: 'missing' }, 'a directory is no file');
     assert.deepEqual(await client.fileContent(ref, '.mergify.yml', 'no-such-branch'), { kind: 'missing' });
+    const asked = platform.requestLog.length;
+    for (const path of ['', '../../user', 'a/./b', '.github/']) assert.deepEqual(await client.fileContent(ref, path), { kind: 'missing' }, path);
+    assert.equal(platform.requestLog.length, asked, 'paths no file can have are not asked for');
     await platform.push({ repo: full, branch: 'next', changes: { '.mergify.yml': 'changed\n', 'big/file with space.yml': 'y'.repeat(1024 * 1024 + 10) } });
     assert.equal(((await client.fileContent(ref, '.mergify.yml', 'next')) as { content: string }).content, 'changed\n');
     assert.deepEqual(await client.fileContent(ref, 'big/file with space.yml', 'next'), { kind: 'too_large', size: 1024 * 1024 + 10 });

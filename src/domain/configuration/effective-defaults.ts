@@ -43,7 +43,7 @@ function withDefaults(written: ActionsByName, defaults: ActionsByName): Partial<
   return Object.fromEntries(Object.entries(written).map(([name, options]) => [name, { ...(defaults[name as ActionName] ?? {}), ...(options ?? {}) }]));
 }
 
-function present(actions: ActionsByName): Partial<Record<ActionName, ActionOptions>> {
+function writtenOptions(actions: ActionsByName): Partial<Record<ActionName, ActionOptions>> {
   return Object.fromEntries(Object.entries(actions).map(([name, options]) => [name, { ...(options ?? {}) }]));
 }
 
@@ -79,6 +79,6 @@ export function effectiveConfiguration<C>(document: CheckedDocument, always: C):
     merge_protections: (document.merge_protections ?? []).map((rule) => ({ name: rule.name, description: rule.description ?? null, if: rule.if as C, success_conditions: rule.success_conditions as C })),
     merge_protections_settings: { post_comment: settings.post_comment ?? true, auto_merge_conditions: (settings.auto_merge_conditions ?? null) as C | null },
     commands_restrictions: Object.fromEntries(Object.entries(document.commands_restrictions ?? {}).flatMap(([name, restriction]) => (restriction?.conditions === undefined ? [] : [[name, { conditions: restriction.conditions as C }]]))),
-    defaults: { actions: present(actionDefaults) },
+    defaults: { actions: writtenOptions(actionDefaults) },
   };
 }

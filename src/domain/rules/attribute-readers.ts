@@ -26,10 +26,11 @@ const reviewers = (state: ReviewSnapshot['state']) =>
   field((s) => lower(s.reviews.filter((review) => review.state === state).map((review) => review.author)));
 
 /** A renamed file is removed at its old path and added at its new one; `#files` counts it once. */
-const files = (paths: (file: FileSnapshot) => (string | undefined)[], countEntries = false) =>
+const files = (paths: (file: FileSnapshot, into: string[]) => void, countEntries = false) =>
   field((s) => {
     if (s.files === null) return unknown("the pull request's files were not read");
-    const list = s.files.flatMap((file) => paths(file).filter((path): path is string => path !== undefined));
+    const list: string[] = [];
+    for (const file of s.files) paths(file, list);
     return values(list, countEntries ? s.files.length : undefined);
   });
 
@@ -78,10 +79,20 @@ export const ATTRIBUTE_READERS: Record<SupportedAttribute, AttributeReader> = {
   'check-cancelled': checks(['cancelled']),
   'check-stale': checks(['stale']),
   check: checks(null, false),
-  files: files((file) => [file.path, file.previousPath], true),
-  'added-files': files((file) => (file.status === 'added' || file.status === 'renamed' ? [file.path] : [])),
-  'modified-files': files((file) => (file.status === 'modified' ? [file.path] : [])),
-  'removed-files': files((file) => (file.status === 'removed' ? [file.path] : file.status === 'renamed' ? [file.previousPath] : [])),
+  files: files((file, into) => {
+    into.push(file.path);
+    if (file.previousPath !== undefined) into.push(file.previousPath);
+  }, true),
+  'added-files': files((file, into) => {
+    if (file.status === 'added' || file.status === 'renamed') into.push(file.path);
+  }),
+  'modified-files': files((file, into) => {
+    if (file.status === 'modified') into.push(file.path);
+  }),
+  'removed-files': files((file, into) => {
+    if (file.status === 'removed') into.push(file.path);
+    if (file.status === 'renamed' && file.previousPath !== undefined) into.push(file.previousPath);
+  }),
   'added-lines': count((s) => s.addedLines, LINES_UNREAD),
   'deleted-lines': count((s) => s.deletedLines, LINES_UNREAD),
   // GitHub's `changes`: a modified line is counted as one deleted and one added.

@@ -6,19 +6,12 @@ import type { Operator } from './attribute-specs.ts';
 import { wholePattern, searchPattern } from './compile-pattern.ts';
 import type { Operand } from './condition.ts';
 import { teamKey } from './condition-queries.ts';
-import { teamMembers, type EvaluationContext } from './evaluation-context.ts';
+import { teamMembers, type EvaluationContext, type LeafOutcome } from './evaluation-context.ts';
 import { compare, holds } from './ordering.ts';
 import { PERMISSIONS, type Permission } from './permissions.ts';
-import { anyOf, fromBoolean, negate, type Match } from './three-valued.ts';
+import { anyOf, fromBoolean, negate } from './three-valued.ts';
 
-export interface ElementsOutcome {
-  match: Match;
-  description: string | null;
-  /** Not to be negated by `-`: a configuration mistake (a missing team) fails either way. */
-  final?: boolean;
-}
-
-export function compareElements(operator: Operator, operand: Operand, elements: readonly Scalar[], context: EvaluationContext): ElementsOutcome {
+export function compareElements(operator: Operator, operand: Operand, elements: readonly Scalar[], context: EvaluationContext): LeafOutcome {
   if (operator === '!=') {
     const equal = compareElements('=', operand, elements, context);
     return equal.final ? equal : { ...equal, match: negate(equal.match) };
@@ -28,7 +21,8 @@ export function compareElements(operator: Operator, operand: Operand, elements: 
   return { match: 'false', description: null };
 }
 
-function elementHolds(operator: Operator, operand: Operand, element: Scalar, context: EvaluationContext): boolean {
+/** Whether one element satisfies the operator (teams aside: they need the whole list). */
+export function elementHolds(operator: Operator, operand: Operand, element: Scalar, context: EvaluationContext): boolean {
   switch (operand.kind) {
     case 'regex':
       return searchPattern(operand.regex, String(element));
@@ -48,7 +42,8 @@ function elementHolds(operator: Operator, operand: Operand, element: Scalar, con
 }
 
 /** Elements are logins or, for review-requested, `@org/team` entries: a requested team matches itself. */
-function teamOutcome(team: { org: string | null; slug: string }, elements: readonly Scalar[], context: EvaluationContext): ElementsOutcome {
+/** A missing team fails the leaf outright, `-` or not: it is a mistake of the configuration. */
+function teamOutcome(team: { org: string | null; slug: string }, elements: readonly Scalar[], context: EvaluationContext): LeafOutcome {
   const key = teamKey(team, context.owner);
   const members = teamMembers(context, key);
   if (members === null) return { match: 'false', description: `team @${key} not found`, final: true };

@@ -10,57 +10,48 @@ export interface TimeOutcome {
   nextChangeAt: number | null;
 }
 
-interface Span {
-  start: number;
-  end: number;
-}
-
 /** `updated-at<7 days ago`, `merged-at>=2024-01-01`: an attribute's instant (absent: false). */
 export function compareTime(operator: Operator, operand: Operand, value: Date | undefined, now: number): TimeOutcome {
   if (value === undefined) return { match: 'false', nextChangeAt: null };
   const at = value.getTime();
-  if (operand.kind === 'span') return outcome(spanHolds(operator, at, spanOf(operand)), null);
+  if (operand.kind === 'span') return outcome(spanHolds(operator, at, operand.start.getTime(), operand.end.getTime()), null);
   if (operand.kind !== 'ago') return outcome(false, null);
+  // `at OP clock - delay` flips when the clock passes at + delay: there, or a millisecond later.
   const { milliseconds } = operand;
-  const holdsAt = (clock: number): boolean => spanHolds(operator, at, { start: clock - milliseconds, end: clock - milliseconds });
-  return outcome(holdsAt(now), firstChange([at + milliseconds, at + milliseconds + 1], now, holdsAt));
+  const current = spanHolds(operator, at, now - milliseconds, now - milliseconds);
+  for (const clock of [at + milliseconds, at + milliseconds + 1]) {
+    if (clock > now && spanHolds(operator, at, clock - milliseconds, clock - milliseconds) !== current) return outcome(current, clock);
+  }
+  return outcome(current, null);
 }
 
 /** `current-datetime`: the clock against a timestamp, or within an interval for = and !=. */
 export function compareClock(operator: Operator, operand: Operand, now: number): TimeOutcome {
   if (operand.kind !== 'span') return outcome(false, null);
-  const span = spanOf(operand);
-  const holdsAt = (clock: number): boolean => spanHolds(operator, clock, span);
-  return outcome(holdsAt(now), firstChange([span.start, span.end + 1], now, holdsAt));
+  const [start, end] = [operand.start.getTime(), operand.end.getTime()];
+  const current = spanHolds(operator, now, start, end);
+  for (const clock of [start, end + 1]) if (clock > now && spanHolds(operator, clock, start, end) !== current) return outcome(current, clock);
+  return outcome(current, null);
 }
 
-function spanHolds(operator: Operator, at: number, span: Span): boolean {
+/** An instant against a span [start, end], both included. */
+function spanHolds(operator: Operator, at: number, start: number, end: number): boolean {
   switch (operator) {
     case '>=':
-      return at >= span.start;
+      return at >= start;
     case '>':
-      return at > span.end;
+      return at > end;
     case '<=':
-      return at <= span.end;
+      return at <= end;
     case '<':
-      return at < span.start;
+      return at < start;
     case '=':
-      return at >= span.start && at <= span.end;
+      return at >= start && at <= end;
     case '!=':
-      return at < span.start || at > span.end;
+      return at < start || at > end;
     default:
       return false;
   }
-}
-
-/** The first candidate after `now` at which the answer differs from now's. */
-function firstChange(candidates: number[], now: number, holdsAt: (clock: number) => boolean): number | null {
-  const current = holdsAt(now);
-  return candidates.sort((a, b) => a - b).find((candidate) => candidate > now && holdsAt(candidate) !== current) ?? null;
-}
-
-function spanOf(operand: { start: Date; end: Date }): Span {
-  return { start: operand.start.getTime(), end: operand.end.getTime() };
 }
 
 function outcome(holds: boolean, nextChangeAt: number | null): TimeOutcome {

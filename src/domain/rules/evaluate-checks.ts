@@ -3,34 +3,48 @@
 // (`~=`, `*=`) cannot name a check not yet reported, so it waits only for running ones.
 import type { AttributeReader } from './attribute-readers.ts';
 import type { LeafCondition } from './condition.ts';
-import { compareElements, type ElementsOutcome } from './compare-elements.ts';
-import type { EvaluationContext } from './evaluation-context.ts';
+import { compareElements, elementHolds } from './compare-elements.ts';
+import type { EvaluationContext, LeafOutcome } from './evaluation-context.ts';
 import { compareCount } from './ordering.ts';
 import type { CheckSnapshot } from './pull-snapshot.ts';
 import { negate } from './three-valued.ts';
 
 type CheckReader = Extract<AttributeReader, { from: 'checks' }>;
 
-export function evaluateChecks(leaf: LeafCondition, reader: CheckReader, context: EvaluationContext): ElementsOutcome {
+export function evaluateChecks(leaf: LeafCondition, reader: CheckReader, context: EvaluationContext): LeafOutcome {
   const { checks } = context.snapshot;
-  const inState = (check: CheckSnapshot): boolean => reader.states === null || reader.states.includes(check.state);
-  const mayJoin = (check: CheckSnapshot): boolean => reader.waits && check.state === 'pending' && !inState(check);
   const { operator, operand } = leaf;
   if (operator === null) return { match: 'false', description: null };
   if (leaf.length && operand.kind === 'integer') {
-    const low = BigInt(checks.filter(inState).length);
-    return { match: compareCount(low, low + BigInt(checks.filter(mayJoin).length), operator, operand.value), description: null };
+    const low = BigInt(checks.filter((check) => inState(reader, check)).length);
+    const high = low + BigInt(checks.filter((check) => mayJoin(reader, check)).length);
+    return { match: compareCount(low, high, operator, operand.value), description: null };
   }
   if (operator === '!=') {
     const equal = evaluateChecks({ ...leaf, operator: '=' }, reader, context);
     return { ...equal, match: negate(equal.match) };
   }
-  const names = (list: readonly CheckSnapshot[]) => list.map((check) => check.name);
-  if (operator !== '=' && operator !== '~=' && operator !== '*=') return compareElements(operator, operand, names(checks.filter(inState)), context);
-  const named = checks.filter((check) => compareElements(operator, operand, [check.name], context).match === 'true');
-  if (named.some(inState)) return { match: 'true', description: null };
-  if (named.some(mayJoin)) return { match: 'pending', description: 'still running' };
+  if (operator !== '=' && operator !== '~=' && operator !== '*=') {
+    return compareElements(operator, operand, checks.filter((check) => inState(reader, check)).map((check) => check.name), context);
+  }
+  let [named, running] = [false, false];
+  for (const check of checks) {
+    if (!elementHolds(operator, operand, check.name, context)) continue;
+    if (inState(reader, check)) return { match: 'true', description: null };
+    named = true;
+    running ||= mayJoin(reader, check);
+  }
+  if (running) return { match: 'pending', description: 'still running' };
   const exact = operator === '=' && operand.kind !== 'regex' && operand.kind !== 'glob';
-  if (reader.waits && exact && named.length === 0) return { match: 'pending', description: 'not reported yet' };
+  if (reader.waits && exact && !named) return { match: 'pending', description: 'not reported yet' };
   return { match: 'false', description: null };
+}
+
+function inState(reader: CheckReader, check: CheckSnapshot): boolean {
+  return reader.states === null || reader.states.includes(check.state);
+}
+
+/** A running check that may still end in one of the states. */
+function mayJoin(reader: CheckReader, check: CheckSnapshot): boolean {
+  return reader.waits && check.state === 'pending' && !inState(reader, check);
 }

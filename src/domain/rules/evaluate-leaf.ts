@@ -4,29 +4,33 @@
 import { isSupportedAttribute } from './attribute-names.ts';
 import { ATTRIBUTE_READERS, type ReadValue } from './attribute-readers.ts';
 import { ATTRIBUTE_SPECS } from './attribute-specs.ts';
-import { compareElements, type ElementsOutcome } from './compare-elements.ts';
+import { compareElements } from './compare-elements.ts';
 import { compareClock, compareTime } from './compare-time.ts';
 import type { LeafCondition } from './condition.ts';
 import type { EvaluatedLeaf } from './evaluated-condition.ts';
 import { evaluateChecks } from './evaluate-checks.ts';
-import type { EvaluationContext } from './evaluation-context.ts';
+import type { EvaluationContext, LeafOutcome } from './evaluation-context.ts';
 import { compareCount } from './ordering.ts';
 import { nextScheduleChange, scheduleHolds } from './schedule-clock.ts';
 import { fromBoolean, negate } from './three-valued.ts';
 
-type LeafOutcome = ElementsOutcome & { nextChangeAt?: number | null };
-
+/** A leaf written the same way in several rules yields one shared (read-only) result. */
 export function evaluateLeaf(leaf: LeafCondition, context: EvaluationContext): EvaluatedLeaf {
-  const outcome = leafOutcome(leaf, context);
-  return {
-    kind: 'leaf',
-    label: leaf.label,
-    attribute: leaf.attribute,
-    match: leaf.negate && !outcome.final ? negate(outcome.match) : outcome.match,
-    description: outcome.description,
-    nextChangeAt: outcome.nextChangeAt == null ? null : new Date(outcome.nextChangeAt),
-    schedule: leaf.operand.kind === 'schedule' ? leaf.operand.schedule : null,
-  };
+  let evaluated = context.leaves.get(leaf.label);
+  if (!evaluated) {
+    const outcome = leafOutcome(leaf, context);
+    evaluated = {
+      kind: 'leaf',
+      label: leaf.label,
+      attribute: leaf.attribute,
+      match: leaf.negate && !outcome.final ? negate(outcome.match) : outcome.match,
+      description: outcome.description,
+      nextChangeAt: outcome.nextChangeAt == null ? null : new Date(outcome.nextChangeAt),
+      schedule: leaf.operand.kind === 'schedule' ? leaf.operand.schedule : null,
+    };
+    context.leaves.set(leaf.label, evaluated);
+  }
+  return evaluated;
 }
 
 function leafOutcome(leaf: LeafCondition, context: EvaluationContext): LeafOutcome {

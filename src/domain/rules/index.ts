@@ -11,7 +11,7 @@ export { PATTERN_INPUT_LIMIT } from './compile-pattern.ts';
 export { attributesOf, referencedTeams, unsupportedAttributes, unsupportedReasons } from './condition-queries.ts';
 export type { Match } from './three-valued.ts';
 export type { EvaluatedCondition, EvaluatedLeaf } from './evaluated-condition.ts';
-export { evaluateCondition } from './evaluate-condition.ts';
+export { evaluateCondition, evaluateConditions } from './evaluate-condition.ts';
 export { toConditionEvaluationResult, type ConditionEvaluationJson, type ScheduleJson } from './condition-evaluation-result.ts';
 export { renderConditionChecklist } from './render-condition-checklist.ts';
 export type { Schedule } from './schedule.ts';

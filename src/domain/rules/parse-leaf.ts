@@ -13,7 +13,8 @@ export const MAX_LEAF_BYTES = 1024;
 export type LeafParse = { ok: true; leaf: LeafCondition } | { ok: false; msg: string };
 
 export function parseLeaf(text: string): LeafParse {
-  const bytes = Buffer.byteLength(text, 'utf8');
+  // A UTF-16 unit is at most 3 bytes in UTF-8: most leaves are too short to need counting.
+  const bytes = text.length * 3 <= MAX_LEAF_BYTES ? 0 : Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_LEAF_BYTES) return { ok: false, msg: `this condition is ${bytes} bytes long, over the limit of ${MAX_LEAF_BYTES}: shorten it` };
   const split = splitLeaf(text);
   if (!split.ok) return split;

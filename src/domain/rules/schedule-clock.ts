@@ -36,10 +36,11 @@ function* boundaries(schedule: Schedule, after: number, before: number): Generat
   }
 }
 
+/** By arithmetic rather than a Date: 1970-01-01, day 0, was a Thursday (index 3 from Monday). */
 function holdsAtWall(schedule: Schedule, wall: number): boolean {
-  const date = new Date(wall);
-  if (schedule.days && !schedule.days[(date.getUTCDay() + 6) % 7]) return false;
+  const day = Math.floor(wall / DAY);
+  if (schedule.days && !schedule.days[(((day + 3) % 7) + 7) % 7]) return false;
   if (!schedule.times) return true;
-  const minute = date.getUTCHours() * 60 + date.getUTCMinutes();
+  const minute = Math.floor((wall - day * DAY) / MINUTE);
   return minute >= schedule.times.from && minute <= schedule.times.to;
 }

@@ -28,3 +28,12 @@ export function anyOf(matches: Iterable<Match>): Match {
   }
   return result;
 }
+
+/** Two values at a time, for folding without building a list. */
+export function both(a: Match, b: Match): Match {
+  return a === 'false' || b === 'false' ? 'false' : a === 'pending' || b === 'pending' ? 'pending' : 'true';
+}
+
+export function either(a: Match, b: Match): Match {
+  return a === 'true' || b === 'true' ? 'true' : a === 'pending' || b === 'pending' ? 'pending' : 'false';
+}

@@ -13,25 +13,41 @@ export interface OffsetSegment {
 }
 
 interface YearOffsets {
+  /** The UTC year's first instant and the next year's. */
+  start: number;
+  end: number;
   startOffset: number;
   transitions: { at: number; offset: number }[];
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const canonical = new Map<string, string | null>();
 const years = new Map<string, YearOffsets>();
+/** The year last looked up per zone: evaluations ask about the same few instants again and again. */
+const lastYear = new Map<string, YearOffsets>();
 
 /** The canonical spelling of an IANA zone Intl knows (`europe/paris` → `Europe/Paris`), else null. */
 export function canonicalTimeZone(zone: string): string | null {
-  try {
-    return formatter(zone).resolvedOptions().timeZone;
-  } catch {
-    return null;
+  let found = canonical.get(zone);
+  if (found === undefined) {
+    try {
+      found = formatter(zone).resolvedOptions().timeZone;
+    } catch {
+      found = null;
+    }
+    if (canonical.size > 2000) canonical.clear();
+    canonical.set(zone, found);
   }
+  return found;
 }
 
 export function offsetAt(zone: string, instant: number): number {
   if (zone === 'UTC') return 0;
-  const year = yearOffsets(zone, new Date(instant).getUTCFullYear());
+  let year = lastYear.get(zone);
+  if (!year || instant < year.start || instant >= year.end) {
+    year = yearOffsets(zone, new Date(instant).getUTCFullYear());
+    lastYear.set(zone, year);
+  }
   let offset = year.startOffset;
   for (const transition of year.transitions) if (transition.at <= instant) offset = transition.offset;
   return offset;
@@ -90,7 +106,7 @@ function scanYear(zone: string, year: number): YearOffsets {
     if (offset !== previous.offset) transitions.push({ at: firstWithOffset(zone, previous.at, at, offset), offset });
     previous = { at, offset };
   }
-  return { startOffset, transitions };
+  return { start, end, startOffset, transitions };
 }
 
 /** Bisects (before, after] to the first second with the new offset. */

@@ -19,7 +19,7 @@ export function webFlow(core: PlatformCore): Signature {
   return { name: 'GitHub', email: 'noreply@github.com', date: core.now() };
 }
 
-function mergeMessage(repo: RepositoryRecord, pr: PullRecord, request: MergeRequest, commits: string[]): string {
+function mergeMessage(pr: PullRecord, request: MergeRequest, commits: string[]): string {
   if (request.method === 'squash') {
     const title = request.title ?? `${pr.title} (#${pr.number})`;
     return `${title}\n\n${request.message ?? commits.map((m) => `* ${m}`).join('\n\n')}`;
@@ -38,7 +38,7 @@ export function mergePull(core: PlatformCore, repo: RepositoryRecord, pr: PullRe
     // Only a squash without a message of its own lists the head's commits in its message.
     const commits = request.method === 'squash' && request.message === undefined ? (await repo.git.log([pr.headSha, `^${base}`, '--reverse'])).map((c) => c.message) : [];
     const author = request.method === 'squash' ? core.signature(pr.user) : core.signature(actor);
-    const landed = await land(repo.git, request.method, { base, head: pr.headSha, message: mergeMessage(repo, pr, request, commits), author, committer: webFlow(core) });
+    const landed = await land(repo.git, request.method, { base, head: pr.headSha, message: mergeMessage(pr, request, commits), author, committer: webFlow(core) });
     if (!landed) return refuse(405, request.method === 'rebase' ? 'This branch can\'t be rebased' : 'Pull Request is not mergeable');
     const moved = await moveBranch(core, repo, pr.baseRef, landed, { expected: base, actor });
     if (moved !== 'moved') return refuse(409, 'Base branch was modified. Review and try the merge again.');
