@@ -5,7 +5,7 @@
 import { sortInQueueOrder } from '../../domain/merge-queue/queue-order.ts';
 import { effectiveScopes } from '../../domain/scopes/effective-scopes.ts';
 import { evaluateRules } from '../../domain/rules/rules-report.ts';
-import { evaluateCondition, type EvaluatedCondition } from '../../domain/rules/index.ts';
+import { evaluateCondition, toConditionEvaluationResult, type EvaluatedCondition } from '../../domain/rules/index.ts';
 import type { ChosenRules } from '../merge-queue/merge-queue-service.ts';
 import { summaryText } from '../../domain/rules/summary-text.ts';
 import type { PullRequestSnapshot, QueueSnapshot } from '../../domain/rules/pull-snapshot.ts';
@@ -86,6 +86,8 @@ export class RulesService implements RulesWork {
     const entered = tried.find(({ tree }) => tree.match === 'true');
     if (!entered) throw new ApiError('no_queue_rule', `No queue rule's queue_conditions hold for pull request #${number}: ${tried.map(({ rule, tree }) => `${rule.name} (${unmet(tree)})`).join('; ')}.`);
     const priority = priorityRules.find((rule) => evaluateCondition(rule.conditions, snapshot, now).match === 'true');
+    // Once queued, its queue rule's conditions are shown by the merge queue's reads: evaluated now.
+    await this.deps.store.rulesEngine.schedule(repository.id, [number], new Date(now.getTime() + 1_000));
     return { queueRule: entered.rule.name, priority: priority?.priority ?? 'medium', priorityRuleName: priority?.name ?? null };
   }
 
@@ -110,13 +112,15 @@ export class RulesService implements RulesWork {
     const now = new Date(this.clock());
     const evaluation = evaluateRules(owned.rules, snapshot, now);
     const summary = summaryText(evaluation.results, owned.notes);
-    await store.rulesEngine.saveState(repository.id, number, { headSha: pull.headSha ?? '', rules: Object.fromEntries(evaluation.results.map((result) => [result.key, result.match])), summary: { title: summary.title, results: evaluation.results }, evaluatedAt: now });
+    const queue = repository.products.includes('merge_queue') ? queueRuleEvaluation(inForce, snapshot, now) : null;
+    const nextChangeAt = earliest(evaluation.nextChangeAt, queue?.tree.nextChangeAt ?? null);
+    await store.rulesEngine.saveState(repository.id, number, { headSha: pull.headSha ?? '', rules: Object.fromEntries(evaluation.results.map((result) => [result.key, result.match])), summary: { title: summary.title, results: evaluation.results, queue: queue && { rule: queue.rule, conditions_evaluation: toConditionEvaluationResult(queue.tree) } }, evaluatedAt: now });
     const sha = pull.headSha ?? '';
     await postCheck(this.deps.platform, repo, sha, { name: SUMMARY_CHECK, conclusion: 'success', title: summary.title, summary: summary.body }, this.counters);
     if (snapshot.configurationChanged) await this.reportConfigurationChange(repository, repo, snapshot, sha, counter);
     this.counters.evaluations++;
     this.counters.platformReads += counter.reads;
-    return evaluation.nextChangeAt;
+    return nextChangeAt;
   }
 
   /** The pull request's version of the file: valid or not, and what it changes; it applies only once merged. */
@@ -162,4 +166,20 @@ function unmet(tree: EvaluatedCondition): string {
   };
   visit(tree);
   return leaves.slice(0, 3).join(', ') || 'no condition holds';
+}
+
+/**
+ * A queued pull request's queue rule, its queue_conditions and merge_conditions evaluated together
+ * (the merge queue's `mergeability_check.conditions_evaluation`); null when it is not queued.
+ */
+function queueRuleEvaluation(inForce: InForce, snapshot: PullRequestSnapshot, now: Date): { rule: string; tree: EvaluatedCondition } | null {
+  const rule = snapshot.queue && inForce.configuration.queue_rules.find((candidate) => candidate.name === snapshot.queue!.name);
+  if (!rule) return null;
+  return { rule: rule.name, tree: evaluateCondition({ kind: 'all', conditions: [rule.queue_conditions, rule.merge_conditions] }, snapshot, now) };
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a < b ? a : b;
 }
