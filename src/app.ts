@@ -29,6 +29,8 @@ import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
+import { mergeQueueStatsRoutes } from './http/routes/merge-queue-stats.ts';
+import { MergeQueueStats } from './services/merge-queue-stats.ts';
 import { dashboardRoutes } from './web/dashboard-routes.ts';
 import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
 import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
@@ -176,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
+  await app.register(mergeQueueStatsRoutes, { auth, store: deps.store, stats: new MergeQueueStats(deps.store.mergeQueueStats) });
   dashboardRoutes(app);
   return app;
 }

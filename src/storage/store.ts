@@ -10,6 +10,7 @@ import { EventAggregateQueries } from './queries/event-aggregate.ts';
 import { EventLogQueries } from './queries/event-log.ts';
 import { MergeQueueQueries } from './queries/merge-queues.ts';
 import { MergeQueueControlQueries } from './queries/merge-queue-controls.ts';
+import { MergeQueueStatsQueries } from './queries/merge-queue-stats.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
@@ -42,6 +43,7 @@ export interface Store {
   readonly webhookDeliveries: WebhookDeliveryQueries;
   readonly mergeQueues: MergeQueueQueries;
   readonly mergeQueueControls: MergeQueueControlQueries;
+  readonly mergeQueueStats: MergeQueueStatsQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   /**
@@ -109,6 +111,7 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1, copy: Cop
     webhookDeliveries: new WebhookDeliveryQueries(db),
     mergeQueues: new MergeQueueQueries(db),
     mergeQueueControls: new MergeQueueControlQueries(db),
+    mergeQueueStats: new MergeQueueStatsQueries(db),
     ping,
     ready: async () => {
       // Asked every time, so an outage shows at once; but a ping stuck behind a busy pool
