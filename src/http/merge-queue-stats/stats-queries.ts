@@ -4,7 +4,8 @@
 import { Type, type Static, type TString } from '@sinclair/typebox';
 import { DateTime } from '../../domain/schema-primitives.ts';
 
-const Names = (description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 255, description: `${description}. Repeatable.` }));
+// At most 100 values: the whole query must fit the 16 KiB of request headers the server reads.
+const Names = (description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100, description: `${description}. Repeatable.` }));
 
 const filterProperties = {
   base_ref: Names('Keep these base branches'),
