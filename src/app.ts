@@ -13,6 +13,8 @@ import type { Store } from './storage/store.ts';
 import type { CredentialDeps } from './http/auth/principal.ts';
 import { sendClientError, sendError } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerQueueMetrics } from './http/merge-queue-metrics.ts';
+import { QueueMetricsFeed } from './services/merge-queue-metrics-feed.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { compileBodyValidator, compileParameterValidator } from './validation/validators.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
@@ -160,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
   const metrics = registerMetrics(app, connections);
+  registerQueueMetrics(metrics, new QueueMetricsFeed(deps.store.mergeQueueMetrics), (message, error) => app.log.warn({ err: error }, message));
   const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store, Date.now, () => deps.executor?.wake());
   const signals = new QueueSignals({ store: deps.store, service: mergeQueue, platform: deps.hostingPlatform ?? null, wake: (repositoryId) => deps.executor?.wake(repositoryId) });
   const auth: CredentialDeps = { serviceToken: deps.config.serviceToken, keys: deps.store.keys, hosting: deps.hosting };
