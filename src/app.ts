@@ -13,6 +13,8 @@ import type { Store } from './storage/store.ts';
 import type { CredentialDeps } from './http/auth/principal.ts';
 import { sendClientError, sendError } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerQueueMetrics } from './http/merge-queue-metrics.ts';
+import { QueueMetricsFeed } from './services/merge-queue-metrics-feed.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { compileBodyValidator, compileParameterValidator } from './validation/validators.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
@@ -31,6 +33,8 @@ import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
 import { configurationRoutes } from './http/routes/configuration.ts';
 import { createAutomation, type Automation } from './services/automation/automation.ts';
+import { mergeQueueStatsRoutes } from './http/routes/merge-queue-stats.ts';
+import { MergeQueueStats } from './services/merge-queue-stats.ts';
 import { dashboardRoutes } from './web/dashboard-routes.ts';
 import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
 import { registerMeteredBodies } from './http/limits/metered-bodies.ts';
@@ -162,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendError(new ApiError('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`), request, reply));
 
   const metrics = registerMetrics(app, connections);
+  registerQueueMetrics(metrics, new QueueMetricsFeed(deps.store.mergeQueueMetrics), (message, error) => app.log.warn({ err: error }, message));
   const mergeQueue = deps.mergeQueue ?? new MergeQueueService(deps.store, Date.now, () => deps.executor?.wake());
   const signals = new QueueSignals({ store: deps.store, service: mergeQueue, platform: deps.hostingPlatform ?? null, wake: (repositoryId) => deps.executor?.wake(repositoryId) });
   const automation = deps.automation ?? createAutomation(deps.store, deps.hostingPlatform ?? null);
@@ -184,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
   await app.register(configurationRoutes, { auth, store: deps.store, automation });
+  await app.register(mergeQueueStatsRoutes, { auth, store: deps.store, stats: new MergeQueueStats(deps.store.mergeQueueStats) });
   dashboardRoutes(app);
   return app;
 }

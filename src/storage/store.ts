@@ -10,6 +10,8 @@ import { EventAggregateQueries } from './queries/event-aggregate.ts';
 import { EventLogQueries } from './queries/event-log.ts';
 import { MergeQueueQueries } from './queries/merge-queues.ts';
 import { MergeQueueControlQueries } from './queries/merge-queue-controls.ts';
+import { MergeQueueStatsQueries } from './queries/merge-queue-stats.ts';
+import { MergeQueueMetricsQueries } from './queries/merge-queue-stats-metrics.ts';
 import { PullRequestQueries } from './queries/pull-requests.ts';
 import { RepositoryQueries } from './queries/repositories.ts';
 import { ScopeReportQueries } from './queries/scope-reports.ts';
@@ -46,6 +48,8 @@ export interface Store {
   readonly rulesEngine: RulesEngineQueries;
   readonly mergeQueues: MergeQueueQueries;
   readonly mergeQueueControls: MergeQueueControlQueries;
+  readonly mergeQueueStats: MergeQueueStatsQueries;
+  readonly mergeQueueMetrics: MergeQueueMetricsQueries;
   /** Resolves when storage answers a trivial query. */
   ping(): Promise<void>;
   /**
@@ -115,6 +119,8 @@ function createStore(backend: Backend, dialect: Dialect, poolSize = 1, copy: Cop
     rulesEngine: new RulesEngineQueries(db),
     mergeQueues: new MergeQueueQueries(db),
     mergeQueueControls: new MergeQueueControlQueries(db),
+    mergeQueueStats: new MergeQueueStatsQueries(db),
+    mergeQueueMetrics: new MergeQueueMetricsQueries(db),
     ping,
     ready: async () => {
       // Asked every time, so an outage shows at once; but a ping stuck behind a busy pool

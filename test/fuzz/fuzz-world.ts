@@ -234,25 +234,30 @@ function parameterValues(world: FuzzWorld, op: Operation): fc.Arbitrary<{ path: 
     .map(({ path: p, query: q, headers: h, window }) => ({ path: p, query: withoutContradictions(Object.entries(q).flatMap(([k, vs]) => vs.map((v) => [k, v] as [string, string])), window), headers: h }));
 }
 
+/** The window bounds of the activity log, and of the merge queue's statistics (which name them as the public API does). */
+const WINDOW_BOUNDS = [['received_from', 'received_to'], ['start_at', 'end_at']] as const;
+
 /** DESIGN.md §8: `x` and `not_x` are never both given. */
 function withoutContradictions(query: [string, string][], window: [string, string][] | undefined): [string, string][] {
   const names = new Set(query.map(([k]) => k));
-  const kept = query.filter(([k]) => !(k.startsWith('not_') && names.has(k.slice(4))) && !(window && k.startsWith('received_')));
+  const kept = query.filter(([k]) => !(k.startsWith('not_') && names.has(k.slice(4))) && !(window && WINDOW_BOUNDS.some((pair) => (pair as readonly string[]).includes(k))));
   return window ? [...kept, ...window] : kept;
 }
 
 /** DESIGN.md §8: from before to, at most 93 days apart; to defaults to now, from to to minus a day. */
 function timeWindow(op: Operation): fc.Arbitrary<[string, string][] | undefined> {
   const names = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
-  if (!names.has('received_from') || !names.has('received_to')) return fc.constant(undefined);
+  const bounds = WINDOW_BOUNDS.find(([from, to]) => names.has(from) && names.has(to));
+  if (!bounds) return fc.constant(undefined);
+  const [fromName, toName] = bounds;
   const span = fc.integer({ min: 1, max: MAX_WINDOW_MS });
   const offset = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
   const both = fc.tuple(dateTimeText(EARLIEST + MAX_WINDOW_MS), span, offset).map(([to, ms, off]) => {
     const from = formatDateTime(instantOf(to)! - ms, off);
-    return from === undefined ? [] : ([['received_from', from], ['received_to', to]] as [string, string][]);
+    return from === undefined ? [] : ([[fromName, from], [toName, to]] as [string, string][]);
   });
-  const onlyFrom = fc.tuple(fc.integer({ min: 1_000, max: MAX_WINDOW_MS - 60_000 }), offset).map(([ms, off]) => [['received_from', formatDateTime(Date.now() - ms, off) ?? '']] as [string, string][]);
-  const onlyTo = dateTimeText(EARLIEST + DAY).map((to) => [['received_to', to]] as [string, string][]);
+  const onlyFrom = fc.tuple(fc.integer({ min: 1_000, max: MAX_WINDOW_MS - 60_000 }), offset).map(([ms, off]) => [[fromName, formatDateTime(Date.now() - ms, off) ?? '']] as [string, string][]);
+  const onlyTo = dateTimeText(EARLIEST + DAY).map((to) => [[toName, to]] as [string, string][]);
   return fc.oneof(fc.constant<[string, string][]>([]), both, onlyFrom, onlyTo);
 }
 

@@ -59,6 +59,7 @@ const ROWS: Row[] = [
   { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs/aggregate', path: '/v1/repos/acme/widgets/logs/aggregate', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
   ...mergeQueueRows(),
   ...mergeQueueControlRows(),
+  ...mergeQueueStatsRows(),
 ];
 const WEBHOOK = 'POST /v1/hooks/hosting';
 
@@ -89,6 +90,12 @@ function mergeQueueControlRows(): Row[] {
     row('DELETE', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
     row('POST', `${repo}/scheduled_freeze/{freeze_id}/delete`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}/delete`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
   ];
+}
+
+/** The merge queue's statistics (issue 26): reads with pull rights, as the activity log. */
+function mergeQueueStatsRows(): Row[] {
+  const reads = ['average_ci_runtime', 'batch_bisection', 'batch_size', 'branches', 'checks_retries', 'failure_rate', 'idle_queue_time', 'merge_queue_checks_outcome', 'queue_size', 'queues', 'queues_checks_outcome_count', 'queues_entered_count', 'queues_merged_count', 'queues_pr_exit_reasons', 'running_speculative_checks', 'skip_intermediate_results', 'time_to_merge', 'total_queue_time'];
+  return reads.map((read) => ({ method: 'GET', template: `/v1/repos/{owner}/{repository}/stats/${read}`, path: `/v1/repos/acme/widgets/stats/${read}`, accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 }));
 }
 
 /** The merge queue (DESIGN.md §3): reads with pull rights, enter and dequeue with push rights. Pull request 2 stays queued. */

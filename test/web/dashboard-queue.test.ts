@@ -2,8 +2,8 @@
 // merge queue: the executor on the fake hosting platform, whose CI holds its verdicts until the
 // test lets them go. Pull requests entered through the API appear as batches in lanes with their
 // parents as edges, exactly as GET …/merge-queue/status answers; dequeue, pause and unpause work
-// from the page; the view follows the batches as they run and merge; axe-core finds nothing
-// serious; screenshots at 1280 and 390 px.
+// from the page; the view follows the batches as they run and merge; the last day's statistics
+// are those of the statistics API; axe-core finds nothing serious; screenshots at 1280 and 390 px.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -143,6 +143,23 @@ describe('the dashboard: merge queue', { skip: skipWithoutChromium }, async () =
         await page.getByText('No batch: the queue is empty.').waitFor({ timeout: 60_000 });
         for (const number of merged) assert.equal(t.hosting.pullRequest(FULL_NAME, number).merged, true, `#${number} merged on the platform`);
         assert.deepEqual(await apiBatches(), []);
+        assert.deepEqual(watched.troubles, []);
+      });
+
+      test('the statistics of the last day, as the statistics API answers them', async () => {
+        const api = async (read: string) => (await t.request('GET', `/v1/repos/${FULL_NAME}/stats/${read}?base_ref=main`)).json;
+        const sum = (body: { groups: { stats: Record<string, number>[] }[] }, field: string) => body.groups.flatMap((g) => g.stats).reduce((n, s) => n + s[field]!, 0);
+        const [merged, entered] = [sum(await api('queues_merged_count'), 'merged'), sum(await api('queues_entered_count'), 'entered')];
+        assert.deepEqual([merged, entered], [3, 4], 'three merged, the fourth dequeued');
+        await page.goto(`${t.baseUrl}/repos/${FULL_NAME}/queue?branch=main`);
+        const figure = (name: string) => page.locator(`dd[data-stat="${name}"]`);
+        await figure('merged').getByText('3', { exact: true }).waitFor({ timeout: 15_000 });
+        assert.equal(await figure('entered').innerText(), '4');
+        assert.equal(await figure('failure-rate').innerText(), '25 % (1 of 4 that left)');
+        assert.equal(await figure('exits').innerText(), 'PR_MERGED 3 · PR_MANUALLY_DEQUEUED 1');
+        assert.match(await figure('time-in-queue').innerText(), /^\d+ (s|min)$/);
+        assert.match(await figure('ci-runtime').innerText(), /^\d+ (s|min)$/);
+        await assertAccessible(page, 'the statistics');
         assert.deepEqual(watched.troubles, []);
       });
     });

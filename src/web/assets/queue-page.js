@@ -1,7 +1,8 @@
 // The merge queue of a repository and branch: the batches as a graph of scope lanes and as a
 // list, the pull requests still waiting and why, the pause and the scheduled freezes, estimated
-// merge times; dequeue, pause and unpause (the API refuses them to those without the right, and
-// the page says so). The status is read again every few seconds.
+// merge times, the last day's statistics (queue-stats.js); dequeue, pause and unpause (the API
+// refuses them to those without the right, and the page says so). The status is read again every
+// few seconds.
 import { useEffect, useState } from './preact-hooks.js';
 import { html } from './html.js';
 import { api, repoPath } from './api.js';
@@ -9,6 +10,7 @@ import { relative, utc } from './format.js';
 import { navigate, repoUrl } from './router.js';
 import { Loading, ProblemView } from './problem-view.js';
 import { QueueGraph, STATUS } from './queue-graph.js';
+import { QueueStats } from './queue-stats.js';
 
 const REFRESH_MS = 3000;
 
@@ -147,7 +149,8 @@ export function QueuePage({ owner, repository, search }) {
         ${status.waiting_pull_requests.length === 0 ? html`<p>None.</p>` : html`<ul class="waiting">${status.waiting_pull_requests.map((pull) => html`<li data-number=${String(pull.number)}>
           <${PullLineInline} pull=${pull} onDequeue=${dequeue} /><p class="why">${whyWaiting(pull)}</p></li>`)}</ul>`}
       </section>
-      <section aria-labelledby="freezes-title"><h2 id="freezes-title">Scheduled freezes</h2><${Freezes} freezes=${queue.freezes} /></section>`;
+      <section aria-labelledby="freezes-title"><h2 id="freezes-title">Scheduled freezes</h2><${Freezes} freezes=${queue.freezes} /></section>
+      <${QueueStats} base=${base} branch=${branch} />`;
   }
   return html`<main id="main" class="queue-page">
     <h1>Merge queue <span class="sub">${owner}/${repository}</span></h1>
