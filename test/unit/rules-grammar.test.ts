@@ -96,6 +96,7 @@ test('current-datetime: timestamps, intervals with = and !=, never relative', ()
   assert.equal(leaf('current-datetime>=2024-05-01T09:00Z').operand.kind, 'span');
   assert.match(failure('current-datetime=XXXX-07-14T14:00/XXXX-07-14T19:00').msg, /unspecified digits \(XX\)/);
   assert.match(failure('current-datetime=2024-05-02/2024-05-01').msg, /ends before it starts/);
+  assert.match(failure('current-datetime=2024-05-02/soon').msg, /the value ends with soon, which is not an ISO 8601 timestamp/);
   assert.match(failure('current-datetime>=7 days ago').msg, /current-datetime is the clock itself/);
 });
 
@@ -145,6 +146,7 @@ test('public attributes Switchyard does not evaluate parse and say why the rule 
   assert.ok(unsupportedReasons(parsed.condition).includes('Switchyard does not evaluate the attribute deployment-success'));
   assert.ok(unsupportedReasons(parsed.condition).some((reason) => reason.includes('GitHub App (@github-actions/pep8)')));
   assert.deepEqual(unsupportedAttributes(leaf('base=main')), []);
+  assert.match(failure('check-success=@pep8').msg, /check-success names a GitHub App's check as @app-slug\/check-name, not @pep8/);
   // Still held to the public grammar.
   assert.match(failure('github-review-decision*=APP*').msg, /does not take the operator \*=/);
 });

@@ -1,11 +1,11 @@
 // Properties of evaluation over random trees and random pull requests (fast-check): every node's
 // three-valued match equals a small reference model written independently (Kleene logic as
-// min/max/1-x over 0, ½, 1); and a time condition's nextChangeAt is exact: the match holds
-// still until then and differs at that instant.
+// min/max/1-x over 0, ½, 1); rules evaluated together equal each evaluated alone; and a time
+// condition's nextChangeAt is exact: the match holds still until then and differs at that instant.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { evaluateCondition, parseCondition, type EvaluatedCondition, type PullRequestSnapshot } from '../../src/domain/rules/index.ts';
+import { ATTRIBUTE_SPECS, evaluateCondition, evaluateConditions, parseCondition, type EvaluatedCondition, type PullRequestSnapshot } from '../../src/domain/rules/index.ts';
 import { pullSnapshot } from '../support/pull-snapshot.ts';
 
 type Truth = 0 | 0.5 | 1;
@@ -128,6 +128,21 @@ test('every node of a random tree matches as the reference model says', () => {
   );
 });
 
+test('rules evaluated together give what each gives alone (shared reads and leaves change nothing)', () => {
+  fc.assert(
+    fc.property(fc.array(treeArb, { minLength: 1, maxLength: 6 }), worldArb, (trees, world) => {
+      const conditions = trees.map((tree) => {
+        const parsed = parseCondition(raw(tree), ['c']);
+        assert.ok(parsed.ok);
+        return parsed.condition;
+      });
+      const [snapshot, now] = [snapshotOf(world), new Date('2024-05-03T12:00:00Z')];
+      assert.deepEqual(evaluateConditions(conditions, snapshot, now), conditions.map((condition) => evaluateCondition(condition, snapshot, now)));
+    }),
+    { numRuns: 200 },
+  );
+});
+
 const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Santiago'];
 const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 const timeLeafArb = fc.oneof(
@@ -165,5 +180,31 @@ test('nextChangeAt is the first instant the match changes: still until then, dif
       if (nextChangeAt) assert.notEqual(matchAt(until), match, `${text}: unchanged at ${nextChangeAt.toISOString()} (now ${new Date(now).toISOString()})`);
     }),
     { numRuns: 500 },
+  );
+});
+
+const VALUE_PIECES = ['main', '@acme/core', '@core', '{{ author }}', '^src/', '**/*.ts', '{a,b}', '[!x]', '(a)\\1', '7 days ago', '2024-05-01T09:30[Europe/Paris]', 'Mon-Fri 09:00-17:30[Europe/Paris]', '2024-01-01/2024-01-02', '42', '-1', 'write', '"quoted"', 'XX', '\\', '[', '{', ' ', '/'];
+const leafTextArb = fc
+  .record({
+    prefix: fc.constantFrom('', '-', '#', '-#', '--', '# '),
+    name: fc.oneof(fc.constantFrom(...Object.keys(ATTRIBUTE_SPECS)), fc.string({ maxLength: 12 })),
+    operator: fc.constantFrom('', '=', ':', '==', '!=', '≠', '~=', '*=', '>=', '≥', '>', '<=', '≤', '<', ' = ', '=>'),
+    value: fc.array(fc.oneof(fc.constantFrom(...VALUE_PIECES), fc.string({ maxLength: 8 })), { maxLength: 3 }).map((pieces) => pieces.join('')),
+  })
+  .map(({ prefix, name, operator, value }) => `${prefix}${name}${operator}${value}`);
+
+test('any text or value parses or is refused with located messages, and whatever parses evaluates', () => {
+  fc.assert(
+    fc.property(fc.oneof(leafTextArb, fc.jsonValue({ maxDepth: 3 }), fc.string()), worldArb, (raw, world) => {
+      const parsed = parseCondition(raw, ['c', 1]);
+      if (!parsed.ok) {
+        assert.ok(parsed.errors.length > 0);
+        for (const error of parsed.errors) assert.ok(error.msg.length > 0 && error.loc[0] === 'c' && error.loc[1] === 1, JSON.stringify(error));
+        return;
+      }
+      const tree = evaluateCondition(parsed.condition, snapshotOf(world), new Date('2024-05-03T12:00:00Z'));
+      assert.ok(['true', 'false', 'pending'].includes(tree.match));
+    }),
+    { numRuns: 2000 },
   );
 });

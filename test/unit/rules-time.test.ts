@@ -51,6 +51,8 @@ test('current-datetime against a timestamp and within an interval', () => {
   assert.deepEqual(timeline(newYear, '2023-12-31T23:00:00Z'), ['false', '2024-01-01T23:00:00.000Z']);
   assert.deepEqual(timeline(newYear, '2024-01-01T23:00:00Z'), ['true', null]);
   assert.deepEqual(timeline('current-datetime=2024-07-14', '2024-07-14T12:00:00Z'), ['true', '2024-07-15T00:00:00.000Z']);
+  assert.deepEqual(timeline('current-datetime=2024-07-14[Europe/Paris]', '2024-07-14T12:00:00Z'), ['true', '2024-07-14T22:00:00.000Z']);
+  assert.deepEqual(timeline('current-datetime>9999-12-31[Pacific/Kiritimati]', '2024-07-14T12:00:00Z'), ['false', '9999-12-31T10:00:00.000Z']);
 });
 
 test('a schedule in a time zone: its window, days, and the next opening or closing', () => {

@@ -41,8 +41,10 @@ export function elementHolds(operator: Operator, operand: Operand, element: Scal
   }
 }
 
-/** Elements are logins or, for review-requested, `@org/team` entries: a requested team matches itself. */
-/** A missing team fails the leaf outright, `-` or not: it is a mistake of the configuration. */
+/**
+ * Elements are logins or, for review-requested, `@org/team` entries (a requested team matches
+ * itself). A missing team fails the leaf outright, `-` or not: the configuration is mistaken.
+ */
 function teamOutcome(team: { org: string | null; slug: string }, elements: readonly Scalar[], context: EvaluationContext): LeafOutcome {
   const key = teamKey(team, context.owner);
   const members = teamMembers(context, key);

@@ -5,7 +5,7 @@ import type { AttributeName } from './attribute-names.ts';
 import type { AttributeSpec, Operator } from './attribute-specs.ts';
 import { compileGlob, compileRegex } from './compile-pattern.ts';
 import type { Operand } from './condition.ts';
-import { MAX_AGO, parseInterval, parseRelative, parseTimestamp } from './parse-time.ts';
+import { isInterval, MAX_AGO, parseInterval, parseRelative, parseTimestamp } from './parse-time.ts';
 import { PERMISSIONS } from './permissions.ts';
 import { parseSchedule } from './schedule.ts';
 
@@ -54,6 +54,7 @@ function textual(attribute: AttributeName, kind: 'text' | 'login' | 'check', ope
   if (kind === 'check' && APP_CHECK.test(value)) {
     return { ok: true, operand: { kind: 'unsupported' }, unsupported: `Switchyard does not tell checks apart by GitHub App (${value}): name the check alone` };
   }
+  if (kind === 'check' && value.startsWith('@')) return { ok: false, msg: `${attribute} names a GitHub App's check as @app-slug/check-name, not ${value}` };
   return { ok: true, operand: { kind: 'text', value: ignoreCase ? value.toLowerCase() : value } };
 }
 
@@ -83,7 +84,7 @@ function time(attribute: AttributeName, value: string): OperandParse {
 function clock(operator: Operator, value: string): OperandParse {
   if (parseRelative(value) !== null) return { ok: false, msg: `current-datetime is the clock itself: compare it with a timestamp such as 2024-05-01T09:30Z, not ${value}` };
   const interval = operator === '=' || operator === '!=';
-  const parsed = interval && value.includes('/') ? parseInterval(value) : parseTimestamp(value);
+  const parsed = interval && isInterval(value) ? parseInterval(value) : parseTimestamp(value);
   if (!parsed.ok) return { ok: false, msg: `the value ${parsed.msg}` };
   return { ok: true, operand: { kind: 'span', start: new Date(parsed.span.start), end: new Date(parsed.span.end) } };
 }

@@ -36,20 +36,25 @@ export function parseTimestamp(text: string, defaultZone: string | null = null):
   return { ok: true, span: { start: toInstant(wall), end: toInstant(wall + length) - 1 } };
 }
 
+/** Whether a value is written as an interval (a `/` outside the zone's brackets). */
+export function isInterval(text: string): boolean {
+  return text.replace(/\[[^\]]*\]$/, '').includes('/');
+}
+
 /** `start/end[Zone]`: the zone at the end applies to a start written without one. */
 export function parseInterval(text: string): TimeParse {
   const zone = /\[([^\]]+)\]$/.exec(text)?.[1];
   const bare = zone === undefined ? text : text.slice(0, -zone.length - 2);
   if (/X/i.test(bare)) return { ok: false, msg: 'uses unspecified digits (XX), which Switchyard does not support: write the dates in full' };
   const parts = bare.split('/');
-  if (zone !== undefined) parts[1] = `${parts[1]}[${zone}]`;
   if (parts.length !== 2) return { ok: false, msg: 'is not an interval start/end such as 2024-12-24T18:00/2024-12-26T08:00[Europe/Paris]' };
+  if (zone !== undefined) parts[1] = `${parts[1]}[${zone}]`;
   const startFields = TIMESTAMP.exec(parts[0]!);
   const hasOwnZone = startFields?.[8] !== undefined || startFields?.[9] !== undefined;
   const start = parseTimestamp(parts[0]!, !hasOwnZone && zone ? canonicalTimeZone(zone) : null);
   const end = parseTimestamp(parts[1]!);
-  if (!start.ok) return { ok: false, msg: `starts with a value that ${start.msg}` };
-  if (!end.ok) return { ok: false, msg: `ends with a value that ${end.msg}` };
+  if (!start.ok) return { ok: false, msg: `starts with ${parts[0]}, which ${start.msg}` };
+  if (!end.ok) return { ok: false, msg: `ends with ${parts[1]}, which ${end.msg}` };
   if (end.span.end < start.span.start) return { ok: false, msg: 'ends before it starts' };
   return { ok: true, span: { start: start.span.start, end: end.span.end } };
 }

@@ -11,15 +11,6 @@ export function negate(match: Match): Match {
   return match === 'pending' ? 'pending' : match === 'true' ? 'false' : 'true';
 }
 
-export function allOf(matches: Iterable<Match>): Match {
-  let result: Match = 'true';
-  for (const match of matches) {
-    if (match === 'false') return 'false';
-    if (match === 'pending') result = 'pending';
-  }
-  return result;
-}
-
 export function anyOf(matches: Iterable<Match>): Match {
   let result: Match = 'false';
   for (const match of matches) {
