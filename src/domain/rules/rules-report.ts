@@ -3,7 +3,7 @@
 // is a potential rule when it could still match (nothing it says of the base, head or author is
 // false); a rule that uses what Switchyard does not evaluate is disabled, with the reason.
 import type { Condition } from './condition.ts';
-import { evaluateCondition } from './evaluate-condition.ts';
+import { evaluateConditions } from './evaluate-condition.ts';
 import type { EvaluatedCondition } from './evaluated-condition.ts';
 import type { PullRequestSnapshot } from './pull-snapshot.ts';
 import type { Match } from './three-valued.ts';
@@ -45,10 +45,14 @@ const SCOPING_ATTRIBUTES = new Set(['base', 'head', 'author']);
 
 export function evaluateRules(rules: readonly RuleInput[], snapshot: PullRequestSnapshot, now: Date): RulesEvaluation {
   let nextChangeAt: Date | null = null;
+  // All together: an attribute is read, and a leaf written alike in several rules evaluated, once.
+  const enabled = rules.filter((rule) => rule.disabledReason === null);
+  const evaluated = evaluateConditions(enabled.map((rule) => rule.condition), snapshot, now);
+  const trees = new Map(enabled.map((rule, index) => [rule, evaluated[index]!] as const));
   const results = rules.map((rule): RuleResult => {
     const base = { key: `${rule.section}/${rule.name}`, section: rule.section, name: rule.name, does: rule.does };
     if (rule.disabledReason !== null) return { ...base, match: 'false', tree: null, disabledReason: rule.disabledReason, applicable: true };
-    const tree = evaluateCondition(rule.condition, snapshot, now);
+    const tree = trees.get(rule)!;
     if (tree.nextChangeAt && (!nextChangeAt || tree.nextChangeAt < nextChangeAt)) nextChangeAt = tree.nextChangeAt;
     return { ...base, match: tree.match, tree, disabledReason: null, applicable: isApplicable(tree) };
   });
