@@ -34,7 +34,9 @@ for (const backend of await backends()) {
       for (const pull of pulls) t.hosting.comment(REPO, pull.number, 'alice', '@switchyard queue');
       await t.hosting.webhooks.settled();
       await until('every pull request merged', async () => pulls.every((pull) => t.hosting.pullRequest(REPO, pull.number).merged));
-      await until('the queue cleaned up', async () => (await t.hosting.history(REPO, 'main')) && t.hosting.mutations().filter((r) => r.method === 'DELETE').length >= 3);
+      const queueRefs = async () => [...(await t.hosting.repo(REPO).git.branches()).keys()].filter((branch) => branch.startsWith('switchyard'));
+      const botPulls = () => [...t.hosting.repo(REPO).pulls.values()].filter((p) => p.user.login === QUEUE_BOT);
+      await until('the queue cleaned up', async () => (await queueRefs()).length === 0 && botPulls().length === 3 && botPulls().every((p) => p.state === 'closed'));
 
       const files = await t.hosting.files(REPO, 'main');
       assert.deepEqual([...files.keys()].sort(), ['README.md', 'one.txt', 'three.txt', 'two.txt']);
@@ -42,6 +44,12 @@ for (const backend of await backends()) {
       assert.equal(merges.length, 3, 'each pull request merged once');
       const drafts = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url.endsWith('/pulls') && r.status === 201);
       assert.equal(drafts.length, 3, 'one draft pull request per batch');
+      // CI runs on the queue's branches: each batch's commit is built elsewhere and its branch
+      // created once, at that commit, so each batch starts one run, on the head it checks.
+      const ciRuns = t.hosting.ci.runs.filter((run) => run.repository === REPO);
+      assert.deepEqual(ciRuns.map((run) => run.sha).sort(), botPulls().map((p) => p.headSha).sort(), 'one CI run per batch, on its head');
+      const scratch = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url.endsWith('/git/refs') && !String(r.body?.ref).startsWith('refs/heads/switchyard/merge-queue/'));
+      assert.ok(scratch.length >= 3 && scratch.every((r) => String(r.body?.ref).startsWith('refs/heads/switchyard-tmp/')), 'commits are built outside the branches CI runs on');
 
       const log = await queueEvents(t, REPO);
       const types = (n: bigint) => log.filter((e) => String(e.pull_request) === String(n)).map((e) => e.type);

@@ -127,7 +127,7 @@ test('a bisecting batch holds its parts; positions count through the parts', () 
 test("the executor's progress: checks summary, the check pull request, the mergeability check", () => {
   const state = started(1);
   const batch = state.batches[0]!;
-  const run: BatchRun = { ...newBatchRun(0, 'switchyard/merge-queue/main/x'), checkPull: { number: '9223372036854775807', inPlace: false }, checks: { passed: 3, total: 5 } };
+  const run: BatchRun = { ...newBatchRun(0, 'switchyard/merge-queue/main/x', 'switchyard-tmp/merge-queue/main/x'), checkPull: { number: '9223372036854775807', inPlace: false }, checks: { passed: 3, total: 5 } };
   run.unsuccessfulChecks = [{ name: 'lint', description: 'failed', url: null, state: 'failure', avatar_url: null }];
   const view = viewOf(state, NOW + MIN, { runs: { [batch.id]: run } });
   const status = renderStatus(view);

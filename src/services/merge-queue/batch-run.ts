@@ -13,11 +13,19 @@ export interface BatchRun {
    * behind; no branch of the queue's, and `checkPull` is that pull request, which is never closed.
    */
   inPlace?: boolean;
-  /** The base head the branch was created at; null until created. */
+  /**
+   * Where the commit is built before it is published on `branch`: a ref outside the branches CI
+   * runs on (batch-build.ts), null once deleted. Absent on runs of older versions, which built
+   * on `branch` itself.
+   */
+  scratch?: string | null;
+  /** `branch` was created at the finished commit (`headSha`): CI runs on it from then on. */
+  published?: boolean;
+  /** The base head the commit was started at; null until the build begins. */
   baseSha: string | null;
   /** Entries whose heads are merged into the branch so far, in order. */
   merged: string[];
-  /** The branch head once every head is merged (in place: the pull request's head): what the checks decide on. */
+  /** The commit built so far; once every head is merged (in place: the pull request's head), what the checks decide on. */
   headSha: string | null;
   /** The pull request checking the head (number as decimal text): the draft, or the pull request itself in place. */
   checkPull: { number: string; inPlace: boolean } | null;
@@ -38,11 +46,15 @@ export interface BatchRun {
   stale?: { branch: string; checkPull: string | null }[];
 }
 
-export function newBatchRun(attempt: number, branch: string): BatchRun {
-  return { attempt, branch, baseSha: null, merged: [], headSha: null, checkPull: null, checks: { passed: 0, total: 0 }, unsuccessfulChecks: [], mergedEntries: {} };
+export function newBatchRun(attempt: number, branch: string, scratch: string): BatchRun {
+  return { ...emptyRun(attempt, branch), scratch, published: false };
 }
 
 /** A run checking a batch of one pull request on that pull request (queue-rule.ts checksInPlace). */
 export function newInPlaceRun(attempt: number): BatchRun {
-  return { ...newBatchRun(attempt, ''), inPlace: true };
+  return { ...emptyRun(attempt, ''), inPlace: true };
+}
+
+function emptyRun(attempt: number, branch: string): BatchRun {
+  return { attempt, branch, baseSha: null, merged: [], headSha: null, checkPull: null, checks: { passed: 0, total: 0 }, unsuccessfulChecks: [], mergedEntries: {} };
 }
