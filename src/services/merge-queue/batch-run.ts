@@ -3,6 +3,12 @@
 // that depends on it, and every step can be repeated safely.
 import type { QueueCheckRecord } from '../../domain/merge-queue/queue-events.ts';
 
+/** A commit a batch built: its sha, and the queued entries whose heads it holds. */
+export interface BuiltCommit {
+  sha: string;
+  entryIds: readonly string[];
+}
+
 export interface BatchRun {
   /** Check attempt this run is for (the batch's retries): a retry starts a new run. */
   attempt: number;
@@ -21,10 +27,14 @@ export interface BatchRun {
   scratch?: string | null;
   /** `branch` was created at the finished commit (`headSha`): CI runs on it from then on. */
   published?: boolean;
-  /** The base head the commit was started at; null until the build begins. */
+  /** The commit the build started at (the base's head, or a parent batch's commit); null until it begins. */
   baseSha: string | null;
-  /** Entries whose heads are merged into the branch so far, in order. */
+  /** Entries whose heads the commit holds so far (from a parent's commit, or merged), in order. */
   merged: string[];
+  /** Other parent batches' commits still to merge in (batch-closure.ts buildStart). */
+  merges?: BuiltCommit[];
+  /** Built from the base, head by head: merging a parent's commit conflicted, so the culprit is found. */
+  fromBase?: boolean;
   /** The commit built so far; once every head is merged (in place: the pull request's head), what the checks decide on. */
   headSha: string | null;
   /** The pull request checking the head (number as decimal text): the draft, or the pull request itself in place. */

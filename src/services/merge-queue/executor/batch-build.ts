@@ -6,17 +6,21 @@
 // into a branch is a push, and teams run CI on pushes to `switchyard/merge-queue/**`, so building
 // on the batch branch itself started one CI run per merge, all thrown away but the last. The
 // batch branch is created once, at the finished commit (the one CI run the batch pays for), the
-// scratch ref deleted, and the draft pull request opened on the branch.
+// scratch ref deleted, and the draft pull request opened on the branch. It starts from a parent
+// batch's commit when there is one (batch-closure.ts), so it merges only its own pull requests.
 import { markChecksStarted, removeEntry } from '../../../domain/merge-queue/index.ts';
 import type { Batch, QueueEntry } from '../../../domain/merge-queue/model.ts';
 import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
 import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
-import type { BatchRun } from '../batch-run.ts';
+import type { BatchRun, BuiltCommit } from '../batch-run.ts';
 import type { QueueSession } from '../queue-session.ts';
+import type { BuildStart } from './batch-closure.ts';
 
 /** Where batch commits are built: outside `switchyard/merge-queue/**`, where CI runs. */
 export const SCRATCH_PREFIX = 'switchyard-tmp/merge-queue/';
+
+const FROM_BASE: BuildStart = { from: null, merges: [] };
 
 export function scratchBranch(baseRef: string, batchId: string, attempt: number): string {
   return `${SCRATCH_PREFIX}${baseRef}/${batchId}${attempt > 0 ? `-retry-${attempt}` : ''}`;
@@ -44,17 +48,19 @@ export class BatchBuild {
    * One step of preparing a batch on a branch of the queue's; false when preparing is over
    * (checks started, or the batch left). `closure`: the entries its commit must hold, in order.
    */
-  async step(batch: Batch, run: BatchRun, closure: QueueEntry[]): Promise<boolean> {
+  async step(batch: Batch, run: BatchRun, closure: QueueEntry[], start: BuildStart): Promise<boolean> {
     const stale = run.stale ?? [];
     if (stale.length > 0) {
       await this.ctx.removeFromPlatform(stale[0]!);
       return this.saveRun(batch, { ...run, stale: stale.slice(1) });
     }
-    if (run.baseSha === null) return this.begin(batch, run);
     // A run of an older version has no scratch ref: it is built on its branch, published as it goes.
     const onBranch = run.scratch === undefined;
+    if (run.baseSha === null) return this.begin(batch, run, onBranch || run.fromBase ? FROM_BASE : start);
+    const merges = run.merges ?? [];
+    if (merges.length > 0) return this.mergeCommit(batch, run, merges[0]!);
     const next = onBranch || !run.published ? closure.find((entry) => !run.merged.includes(entry.id)) : undefined;
-    if (next) return this.mergeHead(batch, run, next);
+    if (next) return this.mergeHead(batch, run, next, closure);
     if (!onBranch && !run.published) return this.publish(batch, run);
     if (run.scratch) {
       await this.ctx.platform.deleteBranch(this.ctx.repo, run.scratch);
@@ -65,26 +71,47 @@ export class BatchBuild {
     return false;
   }
 
-  /** The ref the commit is built on, at the base's head (a ref left by a crash is reset). */
-  private async begin(batch: Batch, run: BatchRun): Promise<boolean> {
+  /**
+   * The ref the commit is built on, at a parent's commit or the base's head (a ref left by a
+   * crash is reset). The start is decided here and recorded, so a restart follows it.
+   */
+  private async begin(batch: Batch, run: BatchRun, start: BuildStart): Promise<boolean> {
+    if (start === 'wait') return false;
     const { platform, repo, baseRef } = this.ctx;
-    const base = await platform.branchHead(repo, baseRef);
-    if (base === null) throw new HostingFailure('not_found', `The base branch ${baseRef} does not exist.`);
+    const from = start.from?.sha ?? (await platform.branchHead(repo, baseRef));
+    if (from === null) throw new HostingFailure('not_found', `The base branch ${baseRef} does not exist.`);
     const ref = run.scratch ?? run.branch;
-    const created = await platform.createBranch(repo, ref, base);
-    if (created.kind === 'exists') await platform.moveBranch(repo, ref, base, { force: true });
-    return this.saveRun(batch, { ...run, baseSha: base, headSha: base, merged: [] });
+    const created = await platform.createBranch(repo, ref, from);
+    if (created.kind === 'exists') await platform.moveBranch(repo, ref, from, { force: true });
+    return this.saveRun(batch, { ...run, baseSha: from, headSha: from, merged: [...(start.from?.entryIds ?? [])], merges: start.merges });
   }
 
-  private async mergeHead(batch: Batch, run: BatchRun, next: QueueEntry): Promise<boolean> {
+  /**
+   * Another parent's commit merged in. One that does not merge is a conflict between pull
+   * requests ahead: the build starts again from the base, head by head, to find which one.
+   */
+  private async mergeCommit(batch: Batch, run: BatchRun, commit: BuiltCommit): Promise<boolean> {
+    const merge = await this.merge(batch, run, commit.sha, `Merge ${commit.sha.slice(0, 12)} (pull requests ahead) into the merge-queue batch ${batch.name}`);
+    if (merge === 'conflict') return this.saveRun(batch, { ...run, baseSha: null, merged: [], merges: [], fromBase: true });
+    const merged = [...run.merged, ...commit.entryIds.filter((id) => !run.merged.includes(id))];
+    return this.saveRun(batch, { ...run, merged, merges: (run.merges ?? []).slice(1), headSha: merge });
+  }
+
+  private async mergeHead(batch: Batch, run: BatchRun, next: QueueEntry, closure: QueueEntry[]): Promise<boolean> {
+    const merge = await this.merge(batch, run, next.headSha, `Merge #${next.number} into the merge-queue batch ${batch.name}`);
+    if (merge === 'conflict') return this.conflict(next, run, closure);
+    return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha: merge });
+  }
+
+  /** Merges `head` into the ref being built: its new head, or 'conflict'. */
+  private async merge(batch: Batch, run: BatchRun, head: string, message: string): Promise<string | 'conflict'> {
     const { platform, repo } = this.ctx;
     const ref = run.scratch ?? run.branch;
-    const merge = await platform.mergeIntoBranch(repo, { base: ref, head: next.headSha, message: `Merge #${next.number} into the merge-queue batch ${batch.name}` });
-    if (merge.kind === 'conflict') return this.conflict(next, run);
+    const merge = await platform.mergeIntoBranch(repo, { base: ref, head, message });
+    if (merge.kind === 'conflict') return 'conflict';
     // Nothing to merge: the head is in the ref already, perhaps merged by a process killed
     // before it recorded the merge. The ref's head is then that merge, not the one recorded.
-    const headSha = merge.kind === 'merged' ? merge.sha : ((await platform.branchHead(repo, ref)) ?? run.headSha);
-    return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha });
+    return merge.kind === 'merged' ? merge.sha : ((await platform.branchHead(repo, ref)) ?? (run.headSha as string));
   }
 
   /**
@@ -119,10 +146,11 @@ export class BatchBuild {
     return saved === true;
   }
 
-  /** A head that does not merge: alone with the base, or with what is ahead of it. */
-  private async conflict(entry: QueueEntry, run: BatchRun): Promise<boolean> {
+  /** A head that does not merge: alone with the base, or with what is ahead of it (still queued). */
+  private async conflict(entry: QueueEntry, run: BatchRun, closure: QueueEntry[]): Promise<boolean> {
     const pull = await this.ctx.platform.pullRequest(this.ctx.repo, entry.number);
-    const code = pull?.mergeable === false || run.merged.length === 0 ? 'CONFLICT_WITH_BASE_BRANCH' : 'CONFLICT_WITH_PULL_AHEAD';
+    const ahead = closure.some((e) => e.id !== entry.id && run.merged.includes(e.id));
+    const code = pull?.mergeable === false || !ahead ? 'CONFLICT_WITH_BASE_BRANCH' : 'CONFLICT_WITH_PULL_AHEAD';
     await this.ctx.session(async (s) => s.apply(removeEntry(s.state, entry.id, code, s.now)));
     return false;
   }

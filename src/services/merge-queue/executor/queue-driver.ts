@@ -9,7 +9,7 @@
 import { applyBatchResult, baseMovedOutside, mergeBatch, removeEntry, resetQueue, startBatches } from '../../../domain/merge-queue/index.ts';
 import { checksInPlace, queueRule } from '../../../domain/merge-queue/queue-rule.ts';
 import { viewStoredBatches } from '../../../domain/merge-queue/stored-batches.ts';
-import type { Batch, QueueEntry, QueueState } from '../../../domain/merge-queue/model.ts';
+import type { Batch, QueueEntry } from '../../../domain/merge-queue/model.ts';
 import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
 import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
@@ -21,6 +21,7 @@ import { QueueSession } from '../queue-session.ts';
 import { TRIGGERS } from '../queue-signals.ts';
 import { BatchBuild, leftoversOf, scratchBranch, type Leftover } from './batch-build.ts';
 import { judgeChecks } from './batch-checks.ts';
+import { buildStart, closureEntries } from './batch-closure.ts';
 import { InPlaceChecks } from './in-place-checks.ts';
 
 export const QUEUE_BRANCH_PREFIX = 'switchyard/merge-queue/';
@@ -168,7 +169,8 @@ export class QueueDriver {
       }
       const cleanup = (await s.store.mergeQueues.uncleanedBatches(s.queue.id, s.trx)).map((b) => b.id);
       return {
-        preparing: s.state.batches.filter((b) => b.phase === 'preparing').map((b) => b.id),
+        // Parents first: a batch's commit starts from its parent's, built before it (batch-closure.ts).
+        preparing: viewStoredBatches(s.state.batches).ordered.filter((b) => b.phase === 'preparing').map((b) => b.id),
         running: s.state.batches.filter((b) => b.phase === 'running').map((b) => b.id),
         toMerge: [...s.plan().toMerge],
         cleanup,
@@ -225,11 +227,12 @@ export class QueueDriver {
         const run = s.runOf(batchId);
         if (!batch || batch.phase !== 'preparing' || !run || run.attempt !== batch.retries) return null;
         const update = run.inPlace ? readHeadUpdate(await s.store.mergeQueues.headUpdateOf(batch.entryIds[0] as string, s.trx)) : null;
-        return { batch, run, closure: closureEntries(s.state, batchId), update };
+        const start = run.baseSha === null && !run.inPlace ? buildStart(s.state, (id) => s.runOf(id), batchId) : 'wait';
+        return { batch, run, closure: closureEntries(s.state, batchId), update, start };
       });
       if (!snapshot) return;
-      const { batch, run, closure, update } = snapshot;
-      const more = run.inPlace ? await this.inPlace.step(batch, run, closure, update) : await this.build.step(batch, run, closure);
+      const { batch, run, closure, update, start } = snapshot;
+      const more = run.inPlace ? await this.inPlace.step(batch, run, closure, update) : await this.build.step(batch, run, closure, start);
       if (!more) return;
     }
   }
@@ -392,36 +395,4 @@ function unrecordedMerges(s: QueueSession, head: string): 'ours' | bigint[] {
 /** What a new run must remove first: the refs and check pull request of the attempt before. */
 function staleOf(run: BatchRun | null): BatchRun['stale'] {
   return run ? [...(run.stale ?? []), ...leftoversOf(run)] : [];
-}
-
-/**
- * The entries whose heads a batch's branch holds, in plan order: those of its unmerged ancestors
- * (their closure), then its own. Entries that left are not merged in.
- */
-export function closureEntries(state: QueueState, batchId: string): QueueEntry[] {
-  const { ordered, byId } = viewStoredBatches(state.batches);
-  const ancestors = new Set<string>();
-  const stack = [...(byId.get(batchId)?.parentIds ?? [])];
-  while (stack.length > 0) {
-    const id = stack.pop() as string;
-    const parent = byId.get(id);
-    if (!parent || ancestors.has(id)) continue;
-    ancestors.add(id);
-    stack.push(...parent.parentIds);
-  }
-  const active = new Map(state.entries.map((entry) => [entry.id, entry]));
-  const seen = new Set<string>();
-  const result: QueueEntry[] = [];
-  const add = (ids: readonly string[]) => {
-    for (const id of ids) {
-      const entry = active.get(id);
-      if (entry && !seen.has(id)) {
-        seen.add(id);
-        result.push(entry);
-      }
-    }
-  };
-  for (const batch of ordered) if (ancestors.has(batch.id) && batch.phase !== 'bisecting') add(batch.entryIds);
-  add(byId.get(batchId)?.entryIds ?? []);
-  return result;
 }
