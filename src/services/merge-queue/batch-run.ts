@@ -3,6 +3,17 @@
 // that depends on it, and every step can be repeated safely.
 import type { QueueCheckRecord } from '../../domain/merge-queue/queue-events.ts';
 
+/**
+ * A ref and check pull request a run may have left on the platform. `unsure`: the run never
+ * recorded creating the ref (a process may have been killed just after): it is looked for before
+ * it is deleted, so a batch ended early costs reads, not writes.
+ */
+export interface Leftover {
+  branch: string;
+  checkPull: string | null;
+  unsure?: boolean;
+}
+
 /** A commit a batch built: its sha, and the queued entries whose heads it holds. */
 export interface BuiltCommit {
   sha: string;
@@ -53,7 +64,7 @@ export interface BatchRun {
   /** The queue rule's merge method when merging began: the whole batch merges with it. */
   mergeMethod?: 'merge' | 'squash' | 'rebase' | 'fast-forward';
   /** Branches and check pull requests of earlier attempts (a retry), still to remove. */
-  stale?: { branch: string; checkPull: string | null }[];
+  stale?: Leftover[];
 }
 
 export function newBatchRun(attempt: number, branch: string, scratch: string): BatchRun {

@@ -13,7 +13,7 @@ import type { Batch, QueueEntry } from '../../../domain/merge-queue/model.ts';
 import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
 import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
-import type { BatchRun, BuiltCommit } from '../batch-run.ts';
+import type { BatchRun, BuiltCommit, Leftover } from '../batch-run.ts';
 import type { QueueSession } from '../queue-session.ts';
 import type { BuildStart } from './batch-closure.ts';
 
@@ -24,12 +24,6 @@ const FROM_BASE: BuildStart = { from: null, merges: [] };
 
 export function scratchBranch(baseRef: string, batchId: string, attempt: number): string {
   return `${SCRATCH_PREFIX}${baseRef}/${batchId}${attempt > 0 ? `-retry-${attempt}` : ''}`;
-}
-
-/** A branch and check pull request left on the platform by a run, to remove. */
-export interface Leftover {
-  branch: string;
-  checkPull: string | null;
 }
 
 export interface BuildContext {
@@ -176,7 +170,10 @@ export class BatchBuild {
 
 /** What a run leaves on the platform: its scratch ref while not deleted, and its branch and check pull request (none in place). */
 export function leftoversOf(run: BatchRun): Leftover[] {
-  return [...(run.scratch ? [{ branch: run.scratch, checkPull: null }] : []), ...(run.inPlace ? [] : [{ branch: run.branch, checkPull: run.checkPull?.number ?? null }])];
+  const scratch = run.scratch ? [{ branch: run.scratch, checkPull: null, unsure: run.baseSha === null }] : [];
+  // Built on a scratch ref, the branch exists once published; a run of an older version made it first.
+  const branchUnsure = run.scratch === undefined ? run.baseSha === null : run.published !== true;
+  return [...scratch, ...(run.inPlace ? [] : [{ branch: run.branch, checkPull: run.checkPull?.number ?? null, unsure: branchUnsure }])];
 }
 
 function checkPullBody(batch: Batch, closure: QueueEntry[]): string {

@@ -15,11 +15,11 @@ import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
 import type { RepositoryIdentity } from '../../../storage/queries/repositories.ts';
 import type { Store } from '../../../storage/store.ts';
-import { newBatchRun, newInPlaceRun, type BatchRun } from '../batch-run.ts';
+import { newBatchRun, newInPlaceRun, type BatchRun, type Leftover } from '../batch-run.ts';
 import { readHeadUpdate, type HeadUpdate } from '../head-update.ts';
 import { QueueSession } from '../queue-session.ts';
 import { TRIGGERS } from '../queue-signals.ts';
-import { BatchBuild, leftoversOf, scratchBranch, type Leftover } from './batch-build.ts';
+import { BatchBuild, leftoversOf, scratchBranch } from './batch-build.ts';
 import { judgeChecks } from './batch-checks.ts';
 import { buildStart, closureEntries } from './batch-closure.ts';
 import { InPlaceChecks } from './in-place-checks.ts';
@@ -370,6 +370,7 @@ export class QueueDriver {
       const pull = await platform.pullRequest(this.repo, BigInt(left.checkPull));
       if (pull?.state === 'open') await platform.closePullRequest(this.repo, pull.number);
     }
+    if (left.unsure && (await platform.branchHead(this.repo, left.branch)) === null) return;
     await platform.deleteBranch(this.repo, left.branch);
   }
 }
