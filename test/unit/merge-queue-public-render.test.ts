@@ -29,7 +29,7 @@ interface ViewOptions {
 function viewOf(state: QueueState, now: number, options: ViewOptions = {}): QueueView {
   const holds = { paused: options.pause !== undefined, frozen: false, pause: options.pause ?? null, freeze: null };
   state = { ...state, holds: { paused: holds.paused, frozen: false } };
-  const facts = (n: bigint): QueuedPullFacts => ({ title: null, authorLogin: null, authorId: null, labels: [], draft: false, state: 'open', headSha: null, ...options.facts?.[Number(n)] });
+  const facts = (n: bigint): QueuedPullFacts => ({ title: null, authorLogin: null, authorId: null, labels: [], draft: false, state: 'open', headSha: null, url: null, ...options.facts?.[Number(n)] });
   return {
     repository: { id: '1', owner: 'acme', name: 'widgets' } as QueueView['repository'],
     queue: null,
