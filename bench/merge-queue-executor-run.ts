@@ -17,6 +17,7 @@ import { realOverheads, realRunRecord, type ArrivedPull, type Overheads, type Ti
 import type { RunRecord } from './merge-queue-metrics.ts';
 import { scaleScenario, type Scenario, type ScenarioPull } from './merge-queue-scenario.ts';
 import { CULPRITS, SCENARIO_CHECK, ScenarioCi } from './merge-queue-scenario-ci.ts';
+import { platformWrites, type PlatformWrites } from './merge-queue-platform-writes.ts';
 import type { QueueStrategy } from './merge-queue-strategies.ts';
 
 const AUTHOR = 'alice';
@@ -44,8 +45,13 @@ export interface ExecutorRun {
   problems: string[];
   /** Pull requests still queued at the end of the period, closed on the platform. */
   closedAtEnd: number;
-  /** Runs the fake CI started: one per push to a queue branch, of which the queue reads the last. */
+  /** Runs the fake CI started: one per push to a queue branch (`switchyard/merge-queue/**`). */
   ciPushes: number;
+  /** Check attempts of batches on a queue branch (one draft pull request each), over the whole run. */
+  branchAttempts: number;
+  /** What the queue's bot wrote on the platform over the whole run, and the pull requests it merged. */
+  writes: PlatformWrites;
+  mergedOnPlatform: number;
   wallMs: number;
 }
 
@@ -92,7 +98,9 @@ export async function runThroughExecutor(options: ExecutorRunOptions): Promise<E
     const facts = { label: options.strategy.label, startedAt, scale: options.scale, periodMs: options.periodMs, pulls: arrived, log, batches: await batchTimes(t), verdictAt: ci.verdictsByCheckPull(log) };
     const problems = await queueProblems(scene, log, closed);
     const overheads = { ...realOverheads(facts), pass: passes.filter((pass) => pass.endedAt <= periodEnd).map((pass) => pass.ms) };
-    return { record: realRunRecord(facts), overheads, problems, closedAtEnd: closed.size, ciPushes: ci.pushes, wallMs: Date.now() - began };
+    const writes = platformWrites(t.hosting.requestLog, QUEUE_BOT, REPO);
+    const mergedOnPlatform = opened.filter(({ scene: pull }) => t.hosting.pullRequest(REPO, pull.number).merged).length;
+    return { record: realRunRecord(facts), overheads, problems, closedAtEnd: closed.size, ciPushes: ci.pushes, branchAttempts: branchAttempts(log), writes, mergedOnPlatform, wallMs: Date.now() - began };
   } finally {
     ci.stop();
     await t.close();
@@ -171,6 +179,16 @@ function timePasses(executor: MergeQueueExecutor): TimedPass[] {
     }
   };
   return passes;
+}
+
+/** Check attempts on a draft pull request (not in place): one per (batch, checks start). */
+function branchAttempts(log: readonly TimedEvent[]): number {
+  const attempts = new Set<string>();
+  for (const event of log) {
+    const check = event.metadata.speculative_check_pull_request;
+    if (event.type === 'action.queue.checks_start' && check && !check.in_place) attempts.add(`${event.metadata.batch_id} ${check.checks_started_at}`);
+  }
+  return attempts.size;
 }
 
 async function batchTimes(t: TestApp) {

@@ -85,7 +85,8 @@ for (const strategy of strategies) {
   for (const problem of run.problems) console.log(`  PROBLEM: ${problem}`);
   failed ||= run.problems.length > 0;
   const caught = run.record.outcomes.filter((pull) => pull.bad && pull.code === 'CHECKS_FAILED').length;
-  console.log(`  ${run.problems.length === 0 ? 'ok' : 'FAILED'}: ${real.merged} merged in the period, ${caught} of ${bad} culprits dequeued CHECKS_FAILED in it, ${run.closedAtEnd} still queued at its end, closed; ${run.ciPushes} fake CI runs (one per push to a queue branch); ${(run.wallMs / 1000).toFixed(0)} s`);
+  console.log(`  ${run.problems.length === 0 ? 'ok' : 'FAILED'}: ${real.merged} merged in the period, ${caught} of ${bad} culprits dequeued CHECKS_FAILED in it, ${run.closedAtEnd} still queued at its end, closed; ${run.ciPushes} fake CI runs (one per push to a queue branch) for ${run.branchAttempts} batch attempts on a branch; ${(run.wallMs / 1000).toFixed(0)} s`);
+  console.log(`  platform writes of the queue: ${[...run.writes.byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   rows.push({ label: strategy.label, settings: strategy.settings, sim, real, run });
 }
 
@@ -95,6 +96,16 @@ console.log('| setting | settings | merged/h sim | merged/h real | in queue p50 
 console.log('|---|---|---:|---:|---:|---:|---:|---:|');
 for (const { label, settings, sim, real } of rows) {
   console.log(`| ${label} | ${settings} | ${fmt(sim.mergedPerHour, 1)} | ${fmt(real.mergedPerHour, 1)} | ${fmt(sim.queueP50)} / ${fmt(sim.queueP95)} | ${fmt(real.queueP50)} / ${fmt(real.queueP95)} | ${fmt(sim.ciRunsPerMerged, 2)} | ${fmt(real.ciRunsPerMerged, 2)} |`);
+}
+
+// Issue 26: what a batch costs in CI runs, and the platform in writes (target ≤ 3 content-creating
+// writes per merged pull request: GitHub allows about 80 a minute and 500 an hour per client).
+console.log('\nCost of the whole run (drain included): CI runs started per batch attempt checked on a queue branch, platform writes per pull request merged');
+console.log('| setting | batch attempts on a branch | CI runs | CI runs / attempt | merged | content writes / merged | all writes / merged | longest executor pass ms |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const { label, run } of rows) {
+  const perMerged = (n: number) => fmt(n / run.mergedOnPlatform, 2);
+  console.log(`| ${label} | ${run.branchAttempts} | ${run.ciPushes} | ${fmt(run.ciPushes / run.branchAttempts, 2)} | ${run.mergedOnPlatform} | ${perMerged(run.writes.content)} | ${perMerged(run.writes.all)} | ${fmt(percentileOf(run.overheads.pass, 100))} |`);
 }
 
 const STEPS: Array<[keyof ExecutorRun['overheads'], string]> = [
@@ -123,7 +134,7 @@ await writeJsonResults(
   rows.map(({ label, sim, real, run }) => ({
     backend,
     case: label,
-    metrics: { 'merged/h sim': sim.mergedPerHour, 'merged/h real': real.mergedPerHour, 'p50 min sim': sim.queueP50, 'p50 min real': real.queueP50, 'p95 min sim': sim.queueP95, 'p95 min real': real.queueP95, 'CI runs/merged sim': sim.ciRunsPerMerged, 'CI runs/merged real': real.ciRunsPerMerged },
+    metrics: { 'CI runs/attempt': run.ciPushes / run.branchAttempts, 'content writes/merged': run.writes.content / run.mergedOnPlatform, 'writes/merged': run.writes.all / run.mergedOnPlatform, 'longest pass ms': percentileOf(run.overheads.pass, 100), 'merged/h sim': sim.mergedPerHour, 'merged/h real': real.mergedPerHour, 'p50 min sim': sim.queueP50, 'p50 min real': real.queueP50, 'p95 min sim': sim.queueP95, 'p95 min real': real.queueP95, 'CI runs/merged sim': sim.ciRunsPerMerged, 'CI runs/merged real': real.ciRunsPerMerged },
     verdict: run.problems.length === 0 ? 'ok' : 'FAILED',
   })),
 );

@@ -1,9 +1,10 @@
 // The fake CI (test/support/fake-platform/fake-ci.ts) as a merge-queue scenario says: each push
-// to a queue branch starts a run of the scenario's next CI duration, counted from the push, which
+// to a queue branch (switchyard/merge-queue/**) starts a run of the scenario's next CI duration, counted from the push, which
 // fails when the commit holds a culprit file (a bad pull request's, or one of an ancestor batch's).
 // It records when each verdict was decided, to time how long the queue takes to hear of it.
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { QUEUE_BRANCH_PREFIX } from '../src/services/merge-queue/executor/queue-driver.ts';
 import type { FakePlatform } from '../test/support/fake-platform/fake-platform.ts';
 import { REPO } from '../test/support/merge-queue-process.ts';
 import type { TimedEvent } from './merge-queue-executor-record.ts';
@@ -27,11 +28,12 @@ export class ScenarioCi {
   ) {
     // Every run waiting for its end listens to this signal.
     setMaxListeners(0, this.stopped.signal);
+    // CI as docs/merge-queue.md tells teams to set it up: on pushes to the queue's branches only.
     platform.core.branchListeners.push((move) => {
-      if (move.after === null || !move.branch.startsWith('switchyard/') || this.stopped.signal.aborted) return;
+      if (move.after === null || !move.branch.startsWith(QUEUE_BRANCH_PREFIX) || this.stopped.signal.aborted) return;
       this.started.set(move.after, { at: Date.now(), durationMs: scenario.ciDuration(this.pushes++) });
     });
-    platform.ci.configure({ branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: SCENARIO_CHECK, verdict: (files) => this.verdict(files.sha, files.paths) }] });
+    platform.ci.configure({ branches: (branch) => branch.startsWith(QUEUE_BRANCH_PREFIX), checks: [{ name: SCENARIO_CHECK, verdict: (files) => this.verdict(files.sha, files.paths) }] });
   }
 
   private async verdict(sha: string, paths: ReadonlySet<string>): Promise<'success' | 'failure'> {

@@ -27,6 +27,7 @@ import { logAggregateRoutes } from './http/routes/logs-aggregate.ts';
 import { ingestRoutes } from './http/routes/ingest.ts';
 import { hostingWebhookRoutes } from './http/routes/hosting-webhooks.ts';
 import { mergeQueueRoutes } from './http/routes/merge-queue.ts';
+import { DEFAULT_HOSTING_WEB_URL } from './http/merge-queue/public-pull-fields.ts';
 import { MergeQueueService } from './services/merge-queue/merge-queue-service.ts';
 import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
@@ -50,7 +51,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
   /** `limits` left out are DEFAULT_LIMITS */
-  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[]; webhookMaxAgeSeconds?: number };
+  config: Pick<Config, 'serviceToken' | 'webhookSecret' | 'publicUrl' | 'logLevel'> & { limits?: Partial<Limits>; trustedProxies?: readonly string[]; webhookMaxAgeSeconds?: number; hostingWebUrl?: string };
   store: Store;
   hosting: HostingApi;
   /** The merge queue's use cases; made over `store` when not given. */
@@ -187,7 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.executor?.wake(repositoryId);
   };
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
-  await app.register(mergeQueueRoutes, { auth, mergeQueue });
+  await app.register(mergeQueueRoutes, { auth, mergeQueue, hostingWebUrl: deps.config.hostingWebUrl ?? DEFAULT_HOSTING_WEB_URL });
   await app.register(configurationRoutes, { auth, store: deps.store, automation });
   await app.register(mergeQueueStatsRoutes, { auth, store: deps.store, stats: new MergeQueueStats(deps.store.mergeQueueStats) });
   dashboardRoutes(app);

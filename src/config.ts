@@ -26,6 +26,8 @@ export interface Config {
   /** how far back a webhook payload's own time may lie (seconds): older deliveries are refused as possible replays */
   readonly webhookMaxAgeSeconds: number;
   readonly hostingApiUrl: string;
+  /** the hosting platform's web host: pull requests' pages the merge queue links to when no webhook told them */
+  readonly hostingWebUrl: string;
   /** how the merge queue acts on the hosting platform (DESIGN.md §10); none when not set */
   readonly hostingCredentials: HostingCredentials | undefined;
   /** hosting tokens one client address may have verified per minute */
@@ -262,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSecret: secret(env, 'SWITCHYARD_WEBHOOK_SECRET'),
     webhookMaxAgeSeconds: webhookMaxAge(env),
     hostingApiUrl: url(env, 'SWITCHYARD_HOSTING_API_URL', ['http', 'https']) ?? 'https://api.github.com',
+    hostingWebUrl: url(env, 'SWITCHYARD_HOSTING_WEB_URL', ['http', 'https']) ?? 'https://github.com',
     hostingCredentials: hostingCredentials(env),
     tokenVerificationsPerMinute: integer(env, 'SWITCHYARD_TOKEN_VERIFICATIONS_PER_MINUTE', 30, 1, 1_000_000),
     publicUrl: url(env, 'SWITCHYARD_PUBLIC_URL', ['http', 'https']),

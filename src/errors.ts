@@ -6,6 +6,7 @@ import { capIssues, type ValidationIssue } from './validation/issue-limit.ts';
 export const errorCatalogue = {
   missing_credential: { status: 403, detail: 'Send a credential in the Authorization header as "Bearer <token>".' },
   invalid_credential: { status: 403, detail: 'The credential is unknown or has been revoked.' },
+  hosting_identity_invalid: { status: 403, detail: "The hosting platform names this token's user with an identity it could not have issued; the token is refused as a credential." },
   scheme_not_accepted: { status: 403, detail: 'This endpoint does not accept this kind of credential.' },
   insufficient_rights: { status: 403, detail: 'The credential has no rights on this owner or repository.' },
   bad_signature: { status: 403, detail: 'The webhook signature is missing or does not match the shared secret.' },

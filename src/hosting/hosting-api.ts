@@ -1,9 +1,10 @@
 // Verifies hosting-platform tokens (DESIGN.md §3) on Octokit: the token's user, its permissions
 // on a repository, its organisation memberships. Only definite answers are cached, per token and
 // path: a success for 60 s, a refusal (401 bad credentials, 404) for 10 s. Rate limits, server
-// errors and lost connections are never cached and surface as 503; an answer that is not a
-// valid identity (an id beyond 64 bits, a login GitHub would not issue) is a 503 too, never a
-// value passed on. Tokens not in the cache are budgeted per client address (verification-budget.ts).
+// errors and lost connections are never cached and surface as 503. A user the platform could not
+// have issued (an id beyond 64 bits, a login GitHub would not issue) identifies nobody: the token
+// is refused as a credential (403, saying why), never passed on, and asking again would be told
+// the same. Tokens not in the cache are budgeted per client address (verification-budget.ts).
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 import { AnswerCache } from './answer-cache.ts';
@@ -104,6 +105,7 @@ export class HostingApi {
         const response = await this.octokit.request(`GET ${path}`, { headers: { authorization: `token ${token}` }, request: { signal: AbortSignal.timeout(this.deadlineMs) } });
         return { value: read(response.data), keepMs: this.ttlMs };
       } catch (error) {
+        if (error instanceof ApiError) throw error;
         const failure = toHostingFailure(error);
         if (failure.kind === 'unauthorized' || failure.kind === 'not_found') return { value: null, keepMs: this.refusalTtlMs };
         // Any other refusal (a 403 that is not a rate limit, a 422) holds for this request only.
@@ -120,5 +122,14 @@ function cacheKey(token: string, path: string): string {
 
 function readUser(body: unknown): HostingUser {
   const user = objectOf(body, 'user');
-  return { login: loginOf(user.login, 'user login'), id: int64Of(user.id, 'user id') };
+  return { login: identityField(() => loginOf(user.login, 'user login'), 'login'), id: identityField(() => int64Of(user.id, 'user id'), 'id') };
+}
+
+function identityField<T>(read: () => T, what: 'login' | 'id'): T {
+  try {
+    return read();
+  } catch {
+    const rule = what === 'login' ? 'a login is 1 to 39 letters, digits, hyphens or underscores, an app\'s ending in [bot]' : 'user ids are integers from 0 to 2^63-1';
+    throw new ApiError('hosting_identity_invalid', `The hosting platform names this token's user with an invalid ${what} (${rule}); the token is refused as a credential.`);
+  }
 }

@@ -48,6 +48,8 @@ export interface PullRequestsTable {
   author_login: string | null;
   author_id: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
   labels: ColumnType<string[], string[] | undefined, string[]>;
+  /** Its page on the hosting platform (pull_request.html_url); null until a webhook tells it. */
+  html_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ScopeReportColumns {

@@ -1,7 +1,8 @@
 // Issue 20 item 9 through HTTP on both backends: what the hosting platform answers about a
 // token is trusted only as far as it is definite and valid. A rate limit is a 503 that is not
-// remembered; a user id above 2^53 is recorded exactly; a login GitHub would not issue is a
-// 503, never a 500; and random tokens from one client stop costing upstream calls.
+// remembered; a user id above 2^53 is recorded exactly; a user that could not exist (a login
+// GitHub would not issue, an id out of range) is a refused credential, 403 saying why, never a
+// 500 nor a 503 to retry; and random tokens from one client stop costing upstream calls.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseJson } from '../../src/json/exact-json.ts';
@@ -41,7 +42,7 @@ for (const backend of await backends()) {
       assert.deepEqual((parseJson(row!.metadata) as { enabled_by: unknown }).enabled_by, { type: 'user', id, name: 'big-id' });
     });
 
-    test('an identity GitHub would not issue is a 503 naming the platform, and nothing is written', async () => {
+    test('an identity GitHub would not issue is a refused credential (403 saying which field), and nothing is written', async () => {
       const bad: [string, unknown, unknown][] = [
         ['a login with U+0000', 'evil\u0000admin', 22],
         ['a login over 39 characters', 'a'.repeat(40), 23],
@@ -54,8 +55,11 @@ for (const backend of await backends()) {
         const token = `hosting-bad-${what.replace(/\W+/g, '-')}`;
         t.hosting.users.set(token, { login: login as string, id: id as bigint, repos: { 'acme/widgets': { admin: true, pull: true } } });
         const response = await t.request('PUT', '/v1/products/acme/widgets', { token, body: { products: ['ci_insights'] } });
-        assert.equal(response.status, 503, `${what}: ${response.text}`);
-        assert.match(response.json.detail, /hosting platform API answered with something invalid/);
+        assert.equal(response.status, 403, `${what}: ${response.text}`);
+        assert.equal(response.headers.get('retry-after'), null, `${what}: nothing to retry`);
+        assert.match(response.json.detail, new RegExp(`user with an invalid ${what.includes('login') ? 'login' : 'id'} .*refused as a credential`));
+        const read = await t.request('GET', '/v1/repos/acme/widgets/logs', { token });
+        assert.equal(read.status, 403, `${what}: reads refused too`);
       }
       const afterwards = await t.store.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       assert.equal(String(afterwards.n), String(before.n));

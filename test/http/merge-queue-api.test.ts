@@ -65,7 +65,7 @@ for (const backend of await backends()) {
       assert.equal(body.queue_rule.name, 'default');
       assert.equal(body.queue_rule.config.checks_timeout, 3600);
       assert.equal(body.queue_rule.config.name, undefined);
-      assert.equal(body.priority_rule_name, null);
+      assert.equal(body.priority_rule_name, '<default>', 'no priority rule: the public default, never null');
       assert.equal(body.mergeability_check, null, 'nothing checks it yet');
       assert.equal(body.checks_timeout_at, null);
       // No check has ever ended in this queue: the estimate is the rule's checks_timeout from now.
@@ -137,7 +137,8 @@ for (const backend of await backends()) {
       const pull = status.batches[0].pull_requests[0];
       assert.deepEqual(
         [pull.title, pull.author, pull.labels, pull.priority_alias, pull.scopes, pull.all_scopes, pull.url],
-        ['Change 13', { id: 4242, login: 'alice' }, ['backend'], 'high', [], null, null],
+        // No webhook told its page: the platform's usual address of it (SWITCHYARD_HOSTING_WEB_URL).
+        ['Change 13', { id: 4242, login: 'alice' }, ['backend'], 'high', [], null, 'https://github.com/acme/status/pull/13'],
       );
       const defaulted = await t.request('GET', `${queue('status')}/status`);
       assert.deepEqual(defaulted.json, { ...status, batches: defaulted.json.batches }, 'without branch: its only active branch');

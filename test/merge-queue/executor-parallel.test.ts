@@ -72,6 +72,37 @@ for (const backend of await backends()) {
 
       checkStory(log, pulls, culprit.number);
     });
+
+    test('a batch depending on two batches starts from one\'s commit and merges the other\'s, not each pull request ahead', async () => {
+      const repo = 'acme/lanes';
+      await t.hosting.createRepository({ owner: 'acme', name: 'lanes', files: { 'README.md': 'lanes\n' } });
+      t.hosting.grant(repo, QUEUE_BOT, 'write');
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+      const body = { merge_queue: { mode: 'parallel', max_parallel_checks: 3 }, queue_rules: [{ name: 'default', batch_size: 1, required_checks: ['ci/test'] }] };
+      assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body })).status, 200);
+      // Slow enough that the batch depending on both is built while they still run.
+      t.hosting.ci.configure({ delayMs: 1500, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test' }] });
+      const specs = [{ file: 'api.txt', scopes: ['api'] }, { file: 'web.txt', scopes: ['web'] }, { file: 'both.txt', scopes: ['api', 'web'] }];
+      const pulls: { file: string; scopes: string[]; number: bigint }[] = [];
+      for (const spec of specs) pulls.push({ ...spec, ...(await t.hosting.openPullRequest({ repo, changes: { [spec.file]: 'x\n' }, author: 'alice' })) });
+      await t.hosting.webhooks.settled();
+      for (const pull of pulls) assert.equal((await t.request('PUT', `/v1/repos/${repo}/pulls/${pull.number}/scopes`, { body: { scopes: pull.scopes } })).status, 204);
+      for (const pull of pulls) assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/pull/${pull.number}`, { body: {} })).status, 202);
+      try {
+        await until('every pull request merged', async () => pulls.every((pull) => t.hosting.pullRequest(repo, pull.number).merged), 120_000);
+      } finally {
+        t.hosting.ci.configure({ delayMs: 100, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: failWhenAllPresent(['culprit.flag']) }] });
+      }
+      const drafts = [...t.hosting.repo(repo).pulls.values()].filter((p) => p.user.login === QUEUE_BOT);
+      assert.equal(drafts.length, 3);
+      const last = drafts.at(-1)!;
+      assert.deepEqual([...(await t.hosting.files(repo, last.headSha)).keys()].sort(), ['README.md', 'api.txt', 'both.txt', 'web.txt']);
+      const merges = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url === `/repos/${repo}/merges`);
+      const parentHeads = new Set(drafts.slice(0, 2).map((d) => d.headSha));
+      assert.equal(merges.filter((r) => parentHeads.has(String(r.body?.head))).length, 1, 'the other parent\'s commit merged in once');
+      assert.equal(merges.length, 4, 'a merge per pull request, and one of a parent\'s commit');
+      assert.equal(t.hosting.ci.runs.filter((run) => run.repository === repo).length, 3, 'one CI run per batch');
+    });
   });
 }
 

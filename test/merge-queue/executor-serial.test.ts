@@ -34,7 +34,9 @@ for (const backend of await backends()) {
       for (const pull of pulls) t.hosting.comment(REPO, pull.number, 'alice', '@switchyard queue');
       await t.hosting.webhooks.settled();
       await until('every pull request merged', async () => pulls.every((pull) => t.hosting.pullRequest(REPO, pull.number).merged));
-      await until('the queue cleaned up', async () => (await t.hosting.history(REPO, 'main')) && t.hosting.mutations().filter((r) => r.method === 'DELETE').length >= 3);
+      const queueRefs = async () => [...(await t.hosting.repo(REPO).git.branches()).keys()].filter((branch) => branch.startsWith('switchyard'));
+      const botPulls = () => [...t.hosting.repo(REPO).pulls.values()].filter((p) => p.user.login === QUEUE_BOT);
+      await until('the queue cleaned up', async () => (await queueRefs()).length === 0 && botPulls().length === 3 && botPulls().every((p) => p.state === 'closed'));
 
       const files = await t.hosting.files(REPO, 'main');
       assert.deepEqual([...files.keys()].sort(), ['README.md', 'one.txt', 'three.txt', 'two.txt']);
@@ -42,6 +44,12 @@ for (const backend of await backends()) {
       assert.equal(merges.length, 3, 'each pull request merged once');
       const drafts = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url.endsWith('/pulls') && r.status === 201);
       assert.equal(drafts.length, 3, 'one draft pull request per batch');
+      // CI runs on the queue's branches: each batch's commit is built elsewhere and its branch
+      // created once, at that commit, so each batch starts one run, on the head it checks.
+      const ciRuns = t.hosting.ci.runs.filter((run) => run.repository === REPO);
+      assert.deepEqual(ciRuns.map((run) => run.sha).sort(), botPulls().map((p) => p.headSha).sort(), 'one CI run per batch, on its head');
+      const scratch = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url.endsWith('/git/refs') && !String(r.body?.ref).startsWith('refs/heads/switchyard/merge-queue/'));
+      assert.ok(scratch.length >= 3 && scratch.every((r) => String(r.body?.ref).startsWith('refs/heads/switchyard-tmp/')), 'commits are built outside the branches CI runs on');
 
       const log = await queueEvents(t, REPO);
       const types = (n: bigint) => log.filter((e) => String(e.pull_request) === String(n)).map((e) => e.type);
@@ -63,6 +71,36 @@ for (const backend of await backends()) {
       }
       const command = log.find((e) => e.type === 'command.queue')!;
       assert.equal(command.metadata.author.login, 'alice');
+    });
+
+    test('speculative batches start from the commit of the batch ahead: one merge per pull request, one CI run per batch', async () => {
+      const repo = 'acme/speculative';
+      await t.hosting.createRepository({ owner: 'acme', name: 'speculative', files: { 'README.md': 'speculative\n' } });
+      t.hosting.grant(repo, 'alice', 'write');
+      t.hosting.grant(repo, QUEUE_BOT, 'write');
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+      const body = { merge_queue: { mode: 'serial', max_parallel_checks: 3 }, queue_rules: [{ name: 'default', batch_size: 2, batch_max_wait_time: 0 }] };
+      assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body })).status, 200);
+      // Slow enough that each batch is checked while the one ahead still runs.
+      t.hosting.ci.configure({ delayMs: 1500, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => 'success' }] });
+      const pulls: { number: bigint }[] = [];
+      for (let i = 1; i <= 6; i++) pulls.push(await t.hosting.openPullRequest({ repo, changes: { [`f${i}.txt`]: `${i}\n` }, author: 'alice' }));
+      await t.hosting.webhooks.settled();
+      for (const pull of pulls) assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/pull/${pull.number}`, { body: {} })).status, 202);
+      try {
+        await until('every pull request merged', async () => pulls.every((pull) => t.hosting.pullRequest(repo, pull.number).merged), 120_000);
+      } finally {
+        t.hosting.ci.configure({ delayMs: 30, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: failWhenAllPresent(['a.flag', 'b.flag']) }] });
+      }
+      const drafts = [...t.hosting.repo(repo).pulls.values()].filter((p) => p.user.login === QUEUE_BOT);
+      assert.equal(drafts.length, 3, 'three batches of two');
+      // Batches were speculative: a later batch's commit holds the pull requests ahead of it.
+      const held = await Promise.all(drafts.map(async (draft) => [...(await t.hosting.files(repo, draft.headSha)).keys()].filter((f) => f.startsWith('f')).length));
+      assert.deepEqual(held.sort(), [2, 4, 6]);
+      const merges = t.hosting.mutations().filter((r) => r.method === 'POST' && r.url === `/repos/${repo}/merges`);
+      assert.equal(merges.length, 6, 'each pull request merged into one batch commit, not into every batch behind it');
+      const ciRuns = t.hosting.ci.runs.filter((run) => run.repository === repo);
+      assert.deepEqual(ciRuns.map((run) => run.sha).sort(), drafts.map((d) => d.headSha).sort(), 'one CI run per batch');
     });
 
     test('a comment from someone without write permission queues nothing and gets a reply', async () => {

@@ -149,7 +149,7 @@ const of = (event: LogEvent) => (event.pull_request === null ? null : BigInt(eve
 /**
  * The queue is done: every pull request entered and left as many times, each left once at
  * least, and nothing of the queue is left on the platform (check pull requests closed, queue
- * branches deleted).
+ * branches and scratch refs deleted).
  */
 export async function queueDone(scene: { platform: FakePlatform; pulls: readonly ScenePull[] }, log: LogEvent[]): Promise<boolean> {
   for (const pull of scene.pulls) {
@@ -160,7 +160,8 @@ export async function queueDone(scene: { platform: FakePlatform; pulls: readonly
   }
   const repo = scene.platform.repo(REPO);
   if ([...repo.pulls.values()].some((p) => p.user.login === BOT && p.state === 'open')) return false;
-  return ![...(await repo.git.branches()).keys()].some((branch) => branch.startsWith('switchyard/'));
+  // The batch branches and the scratch refs their commits are built on (switchyard-tmp/).
+  return ![...(await repo.git.branches()).keys()].some((branch) => branch.startsWith('switchyard/') || branch.startsWith('switchyard-tmp/'));
 }
 
 /**

@@ -10,6 +10,7 @@ test('defaults serve the embedded store on 127.0.0.1:8080', () => {
   assert.equal(config.dataDir, './data');
   assert.equal(config.databaseUrl, undefined);
   assert.equal(config.hostingApiUrl, 'https://api.github.com');
+  assert.equal(config.hostingWebUrl, 'https://github.com');
   assert.equal(config.retentionDays, 90);
   assert.equal(config.mergeQueuePollSeconds, 10);
   assert.equal(config.mergeQueueLeaseSeconds, 15);
@@ -29,6 +30,7 @@ test('every setting is read', () => {
     SWITCHYARD_SERVICE_TOKEN: 'a-long-service-token',
     SWITCHYARD_WEBHOOK_SECRET: 'a-long-webhook-secret',
     SWITCHYARD_HOSTING_API_URL: 'https://ghe.example.com/api/v3/',
+    SWITCHYARD_HOSTING_WEB_URL: 'https://ghe.example.com/',
     SWITCHYARD_PUBLIC_URL: 'https://switchyard.example.com',
     SWITCHYARD_RETENTION_DAYS: '30',
     SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '2',
@@ -44,6 +46,7 @@ test('every setting is read', () => {
   assert.deepEqual([config.databasePoolSize, config.statementTimeoutMs], [25, 5000]);
   assert.equal(config.port, 9000);
   assert.equal(config.hostingApiUrl, 'https://ghe.example.com/api/v3', 'trailing slash dropped');
+  assert.equal(config.hostingWebUrl, 'https://ghe.example.com');
   assert.equal(config.publicUrl, 'https://switchyard.example.com');
   assert.equal(config.retentionDays, 30);
 });
@@ -53,6 +56,7 @@ test('bad values are refused with a message naming the variable', () => {
     PORT: '70000',
     DATABASE_URL: 'not a url',
     SWITCHYARD_HOSTING_API_URL: 'ftp://x',
+    SWITCHYARD_HOSTING_WEB_URL: 'github.com',
     SWITCHYARD_PUBLIC_URL: 'x',
     SWITCHYARD_RETENTION_DAYS: '-5',
     SWITCHYARD_MERGE_QUEUE_POLL_SECONDS: '0',

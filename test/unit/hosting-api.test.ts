@@ -102,7 +102,12 @@ test('identities are read exactly and checked: ids beyond 2^53 kept, invalid log
   const invalid = [['nul', 'a\u0000b', 1], ['space', 'a b', 1], ['empty', '', 1], ['long', 'x'.repeat(40), 1], ['id-2^64', 'ok', 2n ** 64n], ['id-1.5', 'ok', 1.5], ['id-string', 'ok', 'seven'], ['id-negative', 'ok', -1]] as const;
   for (const [name, login, id] of invalid) {
     hosting.users.set(`token-invalid-${name}`, { login, id: id as bigint });
-    await assert.rejects(api.user(`token-invalid-${name}`), (error: unknown) => error instanceof ApiError && error.code === 'hosting_invalid_answer' && error.status === 503, name);
+    const field = name.startsWith('id') ? 'id' : 'login';
+    await assert.rejects(
+      api.user(`token-invalid-${name}`),
+      (error: unknown) => error instanceof ApiError && error.code === 'hosting_identity_invalid' && error.status === 403 && error.detail.includes(`invalid ${field}`),
+      name,
+    );
   }
 });
 

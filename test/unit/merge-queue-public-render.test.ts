@@ -29,7 +29,7 @@ interface ViewOptions {
 function viewOf(state: QueueState, now: number, options: ViewOptions = {}): QueueView {
   const holds = { paused: options.pause !== undefined, frozen: false, pause: options.pause ?? null, freeze: null };
   state = { ...state, holds: { paused: holds.paused, frozen: false } };
-  const facts = (n: bigint): QueuedPullFacts => ({ title: null, authorLogin: null, authorId: null, labels: [], draft: false, state: 'open', headSha: null, ...options.facts?.[Number(n)] });
+  const facts = (n: bigint): QueuedPullFacts => ({ title: null, authorLogin: null, authorId: null, labels: [], draft: false, state: 'open', headSha: null, url: null, ...options.facts?.[Number(n)] });
   return {
     repository: { id: '1', owner: 'acme', name: 'widgets' } as QueueView['repository'],
     queue: null,
@@ -127,7 +127,7 @@ test('a bisecting batch holds its parts; positions count through the parts', () 
 test("the executor's progress: checks summary, the check pull request, the mergeability check", () => {
   const state = started(1);
   const batch = state.batches[0]!;
-  const run: BatchRun = { ...newBatchRun(0, 'switchyard/merge-queue/main/x'), checkPull: { number: '9223372036854775807', inPlace: false }, checks: { passed: 3, total: 5 } };
+  const run: BatchRun = { ...newBatchRun(0, 'switchyard/merge-queue/main/x', 'switchyard-tmp/merge-queue/main/x'), checkPull: { number: '9223372036854775807', inPlace: false }, checks: { passed: 3, total: 5 } };
   run.unsuccessfulChecks = [{ name: 'lint', description: 'failed', url: null, state: 'failure', avatar_url: null }];
   const view = viewOf(state, NOW + MIN, { runs: { [batch.id]: run } });
   const status = renderStatus(view);

@@ -45,6 +45,22 @@ test('pull_request actions give the state after the action; the head is lower-ca
   assert.equal((closed(true) as { state: string }).state, 'merged');
 });
 
+test("a pull request's page is kept when it is an http(s) address, left out otherwise", () => {
+  const described = (url: unknown) => {
+    const payload = pullRequestPayload({ owner: 'acme', repository: 'widgets', number: 3, head });
+    Object.assign(payload.pull_request as object, { user: { login: 'alice', id: 7 }, html_url: url });
+    const event = parseHostingEvent('pull_request', payload);
+    return event.kind === 'pull_request' ? event.details : undefined;
+  };
+  assert.equal(described('https://github.com/acme/widgets/pull/3')?.url, 'https://github.com/acme/widgets/pull/3');
+  assert.equal(described('http://ghe.example.com/acme/widgets/pull/3')?.url, 'http://ghe.example.com/acme/widgets/pull/3');
+  for (const url of ['javascript:alert(1)', 'acme/widgets/pull/3', '', null, 'https://github.com/a b']) {
+    const details = described(url);
+    assert.equal(details?.title, 'A change', `${url}: the rest is read`);
+    assert.equal(details && 'url' in details, false, `${url}: left out`);
+  }
+});
+
 test('a pull request number beyond 2^53 stays exact', () => {
   const event = parseHostingEvent('pull_request', pullRequestPayload({ owner: 'acme', repository: 'widgets', number: 9007199254740993n, head }));
   assert.equal((event as { number: bigint }).number, 9007199254740993n);

@@ -24,6 +24,8 @@ export interface PullRequestDetails {
   title: string;
   author: { login: string; id: bigint };
   labels: string[];
+  /** Its page on the platform (pull_request.html_url), when the payload has an http(s) one. */
+  url?: string;
 }
 
 export interface HostingAccount {

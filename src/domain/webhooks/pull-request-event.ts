@@ -26,6 +26,7 @@ const checkPayload = payloadCheck(
       title: Type.Optional(Type.String({ maxLength: 1024 })),
       user: Type.Optional(Type.Object({ login: Type.String({ minLength: 1, maxLength: 255 }), id: Int64() })),
       labels: Type.Optional(Type.Array(Type.Object({ name: Type.String({ maxLength: 255 }) }), { maxItems: 1000 })),
+      html_url: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
     }),
     repository: Type.Object({ name: RepositoryName, owner: Type.Object({ login: Owner }) }),
   }),
@@ -47,9 +48,14 @@ export function parsePullRequestEvent(payload: unknown): HostingEvent {
     baseRef: pull.base.ref,
     updatedAt: pull.updated_at === undefined ? undefined : parseDateTime(pull.updated_at),
     ...(pull.title !== undefined && pull.user !== undefined
-      ? { details: { draft: pull.draft === true, title: pull.title, author: { login: pull.user.login, id: pull.user.id }, labels: (pull.labels ?? []).map((label) => label.name) } }
+      ? { details: { draft: pull.draft === true, title: pull.title, author: { login: pull.user.login, id: pull.user.id }, labels: (pull.labels ?? []).map((label) => label.name), ...pageOf(pull.html_url) } }
       : {}),
   };
+}
+
+/** The pull request's page, shown to people as a link: only an http(s) address is kept (anything else is left out, not refused). */
+function pageOf(url: string | null | undefined): { url?: string } {
+  return url && /^https?:\/\/[^\s]+$/i.test(url) ? { url } : {};
 }
 
 /** The number is given twice by the platform; either will do, but two different ones are refused. */

@@ -45,7 +45,7 @@ export const MergeQueuePullRequest = Type.Object(
     queued_at: DateTime({ description: 'When it entered the queue' }),
     estimated_time_of_merge: When('Estimated from recent check durations; null when it cannot be estimated'),
     position: Type.Integer({ minimum: 0, description: 'Its place in the queue, from 0: batches in plan order, then pull requests waiting for scopes' }),
-    priority_rule_name: Nullable(Type.String(), { description: 'The priority rule that set its priority; null when none did' }),
+    priority_rule_name: Type.String({ description: 'The priority rule that set its priority; `<default>` when none did' }),
     queue_rule_name: Type.String(),
     checks_timeout_at: When('When the running checks of its batch time out'),
     queue_rule: QueuedPullRequestRule,

@@ -9,6 +9,7 @@ import { queueRule } from '../../domain/merge-queue/queue-rule.ts';
 import type { QueueView } from '../../services/merge-queue/merge-queue-service.ts';
 import type { QueueCheck } from '../../domain/events/shapes/queue-check.ts';
 import { estimateBatches, type BatchTimes } from './estimates.ts';
+import { priorityRuleNameOf } from './public-pull-fields.ts';
 import type { MergeQueuePullRequest, PullRequestQueued, Queues } from './pull-shapes.ts';
 import { iso, runOf } from './render-status.ts';
 
@@ -85,7 +86,7 @@ export function renderQueuedPull(view: QueueView, entry: QueueEntry, times: Read
     queued_at: iso(entry.enteredAt)!,
     estimated_time_of_merge: iso(batchTimes?.mergeAt),
     position: queuePositions(view).get(entry.id) ?? 0,
-    priority_rule_name: entry.priorityRuleName,
+    priority_rule_name: priorityRuleNameOf(entry),
     queue_rule_name: entry.queueRule,
     checks_timeout_at: iso(batchTimes?.checksTimeoutAt),
     queue_rule: ruleOf(view, entry),

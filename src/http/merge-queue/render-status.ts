@@ -7,6 +7,7 @@ import { batchSizeBounds, queueRule } from '../../domain/merge-queue/queue-rule.
 import type { BatchRun } from '../../services/merge-queue/batch-run.ts';
 import type { QueueView } from '../../services/merge-queue/merge-queue-service.ts';
 import { estimateBatches, type BatchTimes } from './estimates.ts';
+import { DEFAULT_HOSTING_WEB_URL, priorityRuleNameOf, pullRequestPage } from './public-pull-fields.ts';
 import type { MergeQueueStatus, MergeQueueStatusPullRequest } from './status-shapes.ts';
 
 type StatusAnswer = Static<typeof MergeQueueStatus>;
@@ -19,17 +20,17 @@ export function runOf(view: Pick<QueueView, 'batches'>, batchId: string): BatchR
   return (view.batches.get(batchId)?.run as BatchRun | null | undefined) ?? null;
 }
 
-export function statusPullRequest(view: QueueView, entry: QueueEntry, times: BatchTimes | null): PullAnswer {
+export function statusPullRequest(view: QueueView, entry: QueueEntry, times: BatchTimes | null, webUrl: string): PullAnswer {
   const facts = view.pulls.get(entry.number);
   const author = facts?.authorLogin != null && facts.authorId != null ? { id: facts.authorId, login: facts.authorLogin } : null;
   return {
     number: entry.number,
     title: facts?.title ?? null,
-    url: null,
+    url: pullRequestPage(webUrl, view.repository, entry.number, facts),
     author,
     queued_at: iso(entry.enteredAt)!,
     priority_alias: entry.priority,
-    priority_rule_name: entry.priorityRuleName,
+    priority_rule_name: priorityRuleNameOf(entry),
     labels: facts?.labels ?? [],
     scopes: entry.scopes ? [...entry.scopes.scopes] : [],
     all_scopes: entry.scopes ? entry.scopes.allScopes : null,
@@ -52,7 +53,7 @@ function batchStatus(view: QueueView, batch: PlannedBatch) {
   };
 }
 
-function renderBatch(view: QueueView, batch: PlannedBatch, planned: ReadonlyMap<string, PlannedBatch>, times: ReadonlyMap<string, BatchTimes>): BatchAnswer {
+function renderBatch(view: QueueView, batch: PlannedBatch, planned: ReadonlyMap<string, PlannedBatch>, times: ReadonlyMap<string, BatchTimes>, webUrl: string): BatchAnswer {
   const stored = view.batches.get(batch.id);
   const run = runOf(view, batch.id);
   const entries = new Map(view.state.entries.map((entry) => [entry.id, entry]));
@@ -71,15 +72,16 @@ function renderBatch(view: QueueView, batch: PlannedBatch, planned: ReadonlyMap<
     all_scopes: batch.allScopes,
     queue_rule_name: batch.queueRule,
     checks_summary: run ? { passed: run.checks.passed, total: run.checks.total } : { passed: 0, total: 0 },
-    pull_requests: batch.entryIds.flatMap((id) => entries.get(id) ?? []).map((entry) => statusPullRequest(view, entry, batchTimes)),
+    pull_requests: batch.entryIds.flatMap((id) => entries.get(id) ?? []).map((entry) => statusPullRequest(view, entry, batchTimes, webUrl)),
     checks_timeout_at: iso(batchTimes?.checksTimeoutAt),
     intermediate_results_skipped: false,
     queue_pull_request_number: run?.checkPull ? BigInt(run.checkPull.number) : null,
-    sub_batches: subBatches.length > 0 ? subBatches.map((sub) => renderBatch(view, sub, planned, times)) : null,
+    sub_batches: subBatches.length > 0 ? subBatches.map((sub) => renderBatch(view, sub, planned, times, webUrl)) : null,
   };
 }
 
-export function renderStatus(view: QueueView): StatusAnswer {
+/** `webUrl`: the hosting platform's web host (SWITCHYARD_HOSTING_WEB_URL), for pull requests' pages no webhook told. */
+export function renderStatus(view: QueueView, webUrl: string = DEFAULT_HOSTING_WEB_URL): StatusAnswer {
   const planned = new Map(view.plan.batches.map((batch) => [batch.id, batch]));
   const times = estimateBatches(view);
   const entries = new Map(view.state.entries.map((entry) => [entry.id, entry]));
@@ -87,8 +89,8 @@ export function renderStatus(view: QueueView): StatusAnswer {
   const topLevel = view.plan.batches.filter((batch) => batch.subBatchOf === null || !planned.has(batch.subBatchOf));
   const pause = view.holds.pause;
   return {
-    batches: topLevel.map((batch) => renderBatch(view, batch, planned, times)),
-    waiting_pull_requests: view.plan.waiting.flatMap((waiting) => entries.get(waiting.entryId) ?? []).map((entry) => statusPullRequest(view, entry, null)),
+    batches: topLevel.map((batch) => renderBatch(view, batch, planned, times, webUrl)),
+    waiting_pull_requests: view.plan.waiting.flatMap((waiting) => entries.get(waiting.entryId) ?? []).map((entry) => statusPullRequest(view, entry, null, webUrl)),
     mode: view.config.merge_queue.mode,
     scope_queues: Object.fromEntries(Object.entries(view.plan.scopeQueues).map(([scope, ids]) => [scope, [...ids]])),
     pause: view.holds.paused ? { paused: true, reason: pause?.reason ?? null, paused_at: iso(pause?.pausedAt.getTime()) } : null,

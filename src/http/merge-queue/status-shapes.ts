@@ -1,7 +1,8 @@
 // The public MergeQueueStatus and the shapes inside it, wire-compatible with the public
 // merge-queue API (DESIGN.md §9). Written here in TypeBox; where Switchyard may not know a fact
-// the public document requires (a title, an author, a link, a priority rule), the field is
-// nullable and says so: null, never an invented value.
+// the public document requires (a title, an author), the field is nullable and says so: null,
+// never an invented value. A pull request's page and priority rule are always known
+// (public-pull-fields.ts).
 import { Type } from '@sinclair/typebox';
 import { Int64 } from '../../domain/int64.ts';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../domain/schema-primitives.ts';
@@ -29,11 +30,11 @@ export const MergeQueueStatusPullRequest = Type.Object(
   {
     number: Int64({ description: 'The pull request number' }),
     title: Nullable(Type.String(), { description: 'Its title; null until the hosting platform told Switchyard' }),
-    url: Nullable(Type.String(), { description: 'Its page on the hosting platform; null: Switchyard does not record it' }),
+    url: Type.String({ description: "Its page on the hosting platform: as its webhooks told it (pull_request.html_url), else built from SWITCHYARD_HOSTING_WEB_URL" }),
     author: Nullable(PullRequestAuthor, { description: 'Its author; null until the hosting platform told Switchyard' }),
     queued_at: DateTime({ description: 'When it entered the queue' }),
     priority_alias: StringEnum(['high', 'medium', 'low'] as const),
-    priority_rule_name: Nullable(Type.String(), { description: 'The priority rule that set its priority; null when the priority was asked for when queuing, or no rule matched (medium)' }),
+    priority_rule_name: Type.String({ description: 'The priority rule that set its priority; `<default>` when the priority was asked for when queuing, or no rule matched (medium)' }),
     labels: Type.Array(Type.String(), { description: 'Its labels as last reported', deprecated: true }),
     scopes: Type.Array(Type.String(), { description: 'Its effective scopes (DESIGN §5); empty while none is reported' }),
     all_scopes: Nullable(Type.Boolean(), { description: 'It impacts every scope (a barrier); null while nothing is reported' }),

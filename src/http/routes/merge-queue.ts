@@ -46,7 +46,7 @@ function asBodyIssue(error: unknown): never {
   throw error;
 }
 
-export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; mergeQueue: MergeQueueService }> = async (app, { auth, mergeQueue }) => {
+export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps; mergeQueue: MergeQueueService; hostingWebUrl: string }> = async (app, { auth, mergeQueue, hostingWebUrl }) => {
   const tags = ['merge queue'];
   const credentials = security('AdminApplicationKey', 'ServiceTokenBearerAuth', 'HostingTokenBearerAuth');
   const read = guard(auth, 'repo_read');
@@ -80,7 +80,7 @@ export const mergeQueueRoutes: FastifyPluginAsyncTypebox<{ auth: CredentialDeps;
       const active = await mergeQueue.branches(repository);
       branch = active.length === 1 ? active[0]! : 'main';
     }
-    return renderStatus(await mergeQueue.view(repository, branch));
+    return renderStatus(await mergeQueue.view(repository, branch), hostingWebUrl);
   });
 
   app.get('/v1/repos/:owner/:repository/merge-queue/branches', {

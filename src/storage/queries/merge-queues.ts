@@ -30,6 +30,8 @@ export interface QueuedPullFacts {
   state: 'open' | 'closed' | 'merged' | null;
   /** The pull request's current head as last reported (may differ from the entry's). */
   headSha: string | null;
+  /** Its page on the hosting platform, as its webhooks told it; null when none did. */
+  url: string | null;
 }
 
 export interface StoredBatch extends Batch {
@@ -127,7 +129,7 @@ export class MergeQueueQueries {
     const { rows } = await sql<EntryRow & PullFactsRow>`
       SELECT e.id, e.number, e.head_sha, e.queue_rule, e.priority, e.priority_rule_name, e.entered_at,
              e.scopes_awaited_since, e.embark_count, pr.head_seq,
-             pr.title, pr.author_login, pr.author_id, pr.labels, pr.draft, pr.state, pr.head_sha AS pr_head_sha,
+             pr.title, pr.author_login, pr.author_id, pr.labels, pr.draft, pr.state, pr.head_sha AS pr_head_sha, pr.html_url,
              p.scopes AS p_scopes, p.all_scopes AS p_all_scopes, p.seq AS p_seq, p.reported_at AS p_reported_at,
              c.scopes AS c_scopes, c.all_scopes AS c_all_scopes, c.seq AS c_seq, c.reported_at AS c_reported_at
       FROM merge_queue_entries e
@@ -144,7 +146,7 @@ export class MergeQueueQueries {
     if (numbers.length === 0) return facts;
     const rows = await db
       .selectFrom('pull_requests')
-      .select(['number', 'title', 'author_login', 'author_id', 'labels', 'draft', 'state', 'head_sha'])
+      .select(['number', 'title', 'author_login', 'author_id', 'labels', 'draft', 'state', 'head_sha', 'html_url'])
       .where('repository_id', '=', repositoryId)
       .where('number', 'in', numbers.map(String))
       .execute();
@@ -406,6 +408,7 @@ interface PullFactsRow {
   draft: boolean | null;
   state: 'open' | 'closed' | 'merged' | null;
   pr_head_sha: string | null;
+  html_url: string | null;
 }
 
 function factsOf(row: PullFactsRow): QueuedPullFacts {
@@ -417,6 +420,7 @@ function factsOf(row: PullFactsRow): QueuedPullFacts {
     draft: row.draft ?? false,
     state: row.state,
     headSha: row.pr_head_sha,
+    url: row.html_url ?? null,
   };
 }
 

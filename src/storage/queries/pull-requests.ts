@@ -9,8 +9,8 @@ export interface PullRequest {
   state: PullRequestState;
   headSha: string | null;
   baseRef: string | null;
-  /** Draft, title, author and labels, when the platform told them (webhooks). */
-  details?: { draft: boolean; title: string; author: { login: string; id: bigint }; labels: string[] };
+  /** Draft, title, author, labels and page, when the platform told them (webhooks). */
+  details?: { draft: boolean; title: string; author: { login: string; id: bigint }; labels: string[]; url?: string };
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -82,7 +82,7 @@ export class PullRequestQueries {
         base_ref: pull.baseRef,
         platform_updated_at: platformUpdatedAt,
         ...(pull.details
-          ? { draft: pull.details.draft, title: pull.details.title, author_login: pull.details.author.login, author_id: pull.details.author.id.toString(), labels: pull.details.labels }
+          ? { draft: pull.details.draft, title: pull.details.title, author_login: pull.details.author.login, author_id: pull.details.author.id.toString(), labels: pull.details.labels, html_url: pull.details.url ?? null }
           : {}),
       })
       .onConflict((oc) => {
@@ -97,7 +97,14 @@ export class PullRequestQueries {
             updated_at: sql<Date>`now()`,
             platform_updated_at: sql<Date | null>`greatest(excluded.platform_updated_at, pull_requests.platform_updated_at)`,
             ...(pull.details
-              ? { draft: eb.ref('excluded.draft'), title: eb.ref('excluded.title'), author_login: eb.ref('excluded.author_login'), author_id: eb.ref('excluded.author_id'), labels: eb.ref('excluded.labels') }
+              ? {
+                  draft: eb.ref('excluded.draft'),
+                  title: eb.ref('excluded.title'),
+                  author_login: eb.ref('excluded.author_login'),
+                  author_id: eb.ref('excluded.author_id'),
+                  labels: eb.ref('excluded.labels'),
+                  html_url: sql<string | null>`coalesce(excluded.html_url, pull_requests.html_url)`,
+                }
               : {}),
           }));
         // No time stored (recorded by the operator, or from payloads without one): arrival order

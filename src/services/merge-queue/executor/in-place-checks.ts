@@ -39,7 +39,7 @@ export class InPlaceChecks {
   /**
    * One step of preparing a batch checked in place; false when preparing is over (checks
    * started, the pull request left) or has to wait (for what is ahead to merge, for the update).
-   * `closure` is the batch's closure (queue-driver.ts closureEntries), `update` its entry's.
+   * `closure` is the batch's closure (batch-closure.ts closureEntries), `update` its entry's.
    */
   async step(batch: Batch, run: BatchRun, closure: QueueEntry[], update: HeadUpdate | null): Promise<boolean> {
     const entry = closure.find((e) => e.id === batch.entryIds[0]);

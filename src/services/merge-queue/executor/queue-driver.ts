@@ -4,21 +4,24 @@
 // step: a process killed anywhere resumes from the rows, repeating at most the one action, and
 // each action is safe to repeat (a branch that exists is reset, a head merged twice merges
 // nothing, a pull request opened twice is found, a merge is pinned to the head that was checked).
-// A batch checked in place (in-place-checks.ts) is prepared on the pull request itself.
-import { applyBatchResult, baseMovedOutside, markChecksStarted, mergeBatch, removeEntry, resetQueue, startBatches } from '../../../domain/merge-queue/index.ts';
+// A batch is built on a branch of the queue's by batch-build.ts, or checked in place
+// (in-place-checks.ts) on the pull request itself.
+import { applyBatchResult, baseMovedOutside, mergeBatch, removeEntry, resetQueue, startBatches } from '../../../domain/merge-queue/index.ts';
 import { checksInPlace, queueRule } from '../../../domain/merge-queue/queue-rule.ts';
 import { viewStoredBatches } from '../../../domain/merge-queue/stored-batches.ts';
-import type { Batch, QueueEntry, QueueState } from '../../../domain/merge-queue/model.ts';
+import type { Batch, QueueEntry } from '../../../domain/merge-queue/model.ts';
 import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
 import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { RepositoryRef } from '../../../hosting/hosting-types.ts';
 import type { RepositoryIdentity } from '../../../storage/queries/repositories.ts';
 import type { Store } from '../../../storage/store.ts';
-import { newBatchRun, newInPlaceRun, type BatchRun } from '../batch-run.ts';
+import { newBatchRun, newInPlaceRun, type BatchRun, type Leftover } from '../batch-run.ts';
 import { readHeadUpdate, type HeadUpdate } from '../head-update.ts';
 import { QueueSession } from '../queue-session.ts';
 import { TRIGGERS } from '../queue-signals.ts';
+import { BatchBuild, leftoversOf, scratchBranch } from './batch-build.ts';
 import { judgeChecks } from './batch-checks.ts';
+import { buildStart, closureEntries } from './batch-closure.ts';
 import { InPlaceChecks } from './in-place-checks.ts';
 
 export const QUEUE_BRANCH_PREFIX = 'switchyard/merge-queue/';
@@ -50,6 +53,7 @@ export class QueueDriver {
   private readonly polledAt = new Map<string, number>();
   private readonly repo: RepositoryRef;
   private readonly inPlace: InPlaceChecks;
+  private readonly build: BatchBuild;
 
   constructor(
     private readonly deps: DriverDeps,
@@ -59,6 +63,7 @@ export class QueueDriver {
   ) {
     this.repo = { owner: repository.owner, repo: repository.name };
     this.inPlace = new InPlaceChecks({ platform: deps.platform, repo: this.repo, baseRef, clock: deps.clock, session: (fn, pull) => this.session(fn, pull) });
+    this.build = new BatchBuild({ platform: deps.platform, repo: this.repo, baseRef, session: (fn, pull) => this.session(fn, pull), removeFromPlatform: (left) => this.removeFromPlatform(left) });
   }
 
   /** Checks every running batch at the next cycle (a webhook said checks changed). */
@@ -164,7 +169,8 @@ export class QueueDriver {
       }
       const cleanup = (await s.store.mergeQueues.uncleanedBatches(s.queue.id, s.trx)).map((b) => b.id);
       return {
-        preparing: s.state.batches.filter((b) => b.phase === 'preparing').map((b) => b.id),
+        // Parents first: a batch's commit starts from its parent's, built before it (batch-closure.ts).
+        preparing: viewStoredBatches(s.state.batches).ordered.filter((b) => b.phase === 'preparing').map((b) => b.id),
         running: s.state.batches.filter((b) => b.phase === 'running').map((b) => b.id),
         toMerge: [...s.plan().toMerge],
         cleanup,
@@ -180,7 +186,7 @@ export class QueueDriver {
    */
   private newRun(s: QueueSession, batch: Batch): BatchRun {
     const inPlace = batch.retries === 0 && batch.entryIds.length === 1 && checksInPlace(s.config, queueRule(s.config, batch.queueRule));
-    return inPlace ? newInPlaceRun(batch.retries) : newBatchRun(batch.retries, batchBranch(this.baseRef, batch.id, batch.retries));
+    return inPlace ? newInPlaceRun(batch.retries) : newBatchRun(batch.retries, batchBranch(this.baseRef, batch.id, batch.retries), scratchBranch(this.baseRef, batch.id, batch.retries));
   }
 
   /** Head updates of entries that no batch preparing in place follows, nor any passed batch merges. */
@@ -221,86 +227,14 @@ export class QueueDriver {
         const run = s.runOf(batchId);
         if (!batch || batch.phase !== 'preparing' || !run || run.attempt !== batch.retries) return null;
         const update = run.inPlace ? readHeadUpdate(await s.store.mergeQueues.headUpdateOf(batch.entryIds[0] as string, s.trx)) : null;
-        return { batch, run, closure: closureEntries(s.state, batchId), update };
+        const start = run.baseSha === null && !run.inPlace ? buildStart(s.state, (id) => s.runOf(id), batchId) : 'wait';
+        return { batch, run, closure: closureEntries(s.state, batchId), update, start };
       });
       if (!snapshot) return;
-      const { batch, run, closure, update } = snapshot;
-      const more = run.inPlace ? await this.inPlace.step(batch, run, closure, update) : await this.prepareStep(batch, run, closure);
+      const { batch, run, closure, update, start } = snapshot;
+      const more = run.inPlace ? await this.inPlace.step(batch, run, closure, update) : await this.build.step(batch, run, closure, start);
       if (!more) return;
     }
-  }
-
-  /** One step of preparing; false when preparing is over (started, or the batch left). */
-  private async prepareStep(batch: Batch, run: BatchRun, closure: QueueEntry[]): Promise<boolean> {
-    const { platform } = this.deps;
-    const stale = run.stale ?? [];
-    if (stale.length > 0) {
-      await this.removeFromPlatform(stale[0]!);
-      return this.saveRun(batch, { ...run, stale: stale.slice(1) });
-    }
-    if (run.baseSha === null) {
-      const base = await platform.branchHead(this.repo, this.baseRef);
-      if (base === null) throw new HostingFailure('not_found', `The base branch ${this.baseRef} does not exist.`);
-      const created = await platform.createBranch(this.repo, run.branch, base);
-      if (created.kind === 'exists') await platform.moveBranch(this.repo, run.branch, base, { force: true });
-      return this.saveRun(batch, { ...run, baseSha: base, headSha: base, merged: [] });
-    }
-    const next = closure.find((entry) => !run.merged.includes(entry.id));
-    if (next) {
-      const merge = await platform.mergeIntoBranch(this.repo, { base: run.branch, head: next.headSha, message: `Merge #${next.number} into the merge-queue batch ${batch.name}` });
-      if (merge.kind === 'conflict') return this.conflict(next, run);
-      // Nothing to merge: the head is in the branch already, perhaps merged by a process killed
-      // before it recorded the merge. The branch's head is then that merge, not the one recorded.
-      const headSha = merge.kind === 'merged' ? merge.sha : ((await platform.branchHead(this.repo, run.branch)) ?? run.headSha);
-      return this.saveRun(batch, { ...run, merged: [...run.merged, next.id], headSha });
-    }
-    if (run.checkPull === null) {
-      try {
-        const pull = await platform.createPullRequest(this.repo, { title: `Merge queue: ${batch.name}`, head: run.branch, base: this.baseRef, draft: true, body: checkPullBody(batch, closure) });
-        return this.saveRun(batch, { ...run, checkPull: { number: pull.number.toString(), inPlace: false } });
-      } catch (error) {
-        if (!(error instanceof HostingFailure) || error.kind !== 'refused') throw error;
-        await this.checksNotStarted(batch, error.message);
-        return false;
-      }
-    }
-    await this.session(async (s) => s.apply(markChecksStarted(s.state, batch.id, s.now)));
-    return false;
-  }
-
-  private async saveRun(batch: Batch, run: BatchRun): Promise<boolean> {
-    const saved = await this.session(async (s) => {
-      if (!s.batches.has(batch.id)) return false;
-      await s.setRun(batch.id, run);
-      return s.state.batches.some((b) => b.id === batch.id && b.phase === 'preparing');
-    });
-    return saved === true;
-  }
-
-  /** A head that does not merge: alone with the base, or with what is ahead of it. */
-  private async conflict(entry: QueueEntry, run: BatchRun): Promise<boolean> {
-    const pull = await this.deps.platform.pullRequest(this.repo, entry.number);
-    const code = pull?.mergeable === false || run.merged.length === 0 ? 'CONFLICT_WITH_BASE_BRANCH' : 'CONFLICT_WITH_PULL_AHEAD';
-    await this.session(async (s) => s.apply(removeEntry(s.state, entry.id, code, s.now)));
-    return false;
-  }
-
-  /** The draft pull request cannot be created: the batch's entries leave (checks_not_started). */
-  private async checksNotStarted(batch: Batch, reason: string): Promise<void> {
-    await this.session(async (s) => {
-      const entries = s.state.entries.filter((e) => batch.entryIds.includes(e.id));
-      await s.record(
-        entries.map((entry) => ({
-          type: 'action.queue.checks_not_started' as const,
-          trigger: s.trigger,
-          pull_request: entry.number,
-          base_ref: this.baseRef,
-          received_at: new Date(s.now).toISOString(),
-          metadata: { branch: this.baseRef, priority_rule_name: entry.priorityRuleName, queue_name: entry.queueRule, queued_at: new Date(entry.enteredAt).toISOString(), reason: `The draft pull request could not be created: ${reason}`, session_id: entry.id, attempt: 1 },
-        })),
-      );
-      for (const entry of entries) await s.apply(removeEntry(s.state, entry.id, 'DRAFT_PULL_REQUEST_CREATION_FAILED', s.now));
-    });
   }
 
   /** Reads a running batch's checks when due; records the verdict once they decide. */
@@ -418,7 +352,7 @@ export class QueueDriver {
     const run = batch.run as BatchRun | null;
     if (run) {
       // Checked in place, the branch and pull request are the author's: nothing to remove.
-      const left = [...(run.stale ?? []), ...(run.inPlace ? [] : [{ branch: run.branch, checkPull: run.checkPull?.number ?? null }])];
+      const left = [...(run.stale ?? []), ...leftoversOf(run)];
       // The lease is renewed between leftovers (each up to three platform calls), so a batch
       // retried many times cannot outlast it; removing a leftover twice is harmless.
       for (const [i, leftover] of left.entries()) {
@@ -430,12 +364,13 @@ export class QueueDriver {
     this.polledAt.delete(batchId);
   }
 
-  private async removeFromPlatform(left: { branch: string; checkPull: string | null }): Promise<void> {
+  private async removeFromPlatform(left: Leftover): Promise<void> {
     const { platform } = this.deps;
     if (left.checkPull !== null) {
       const pull = await platform.pullRequest(this.repo, BigInt(left.checkPull));
       if (pull?.state === 'open') await platform.closePullRequest(this.repo, pull.number);
     }
+    if (left.unsure && (await platform.branchHead(this.repo, left.branch)) === null) return;
     await platform.deleteBranch(this.repo, left.branch);
   }
 }
@@ -458,47 +393,7 @@ function unrecordedMerges(s: QueueSession, head: string): 'ours' | bigint[] {
   return numbers;
 }
 
-/** What a new run must remove first: the branch and check pull request of the attempt before. */
+/** What a new run must remove first: the refs and check pull request of the attempt before. */
 function staleOf(run: BatchRun | null): BatchRun['stale'] {
-  if (!run) return [];
-  if (run.inPlace) return [...(run.stale ?? [])];
-  return [...(run.stale ?? []), { branch: run.branch, checkPull: run.checkPull?.number ?? null }];
-}
-
-/**
- * The entries whose heads a batch's branch holds, in plan order: those of its unmerged ancestors
- * (their closure), then its own. Entries that left are not merged in.
- */
-export function closureEntries(state: QueueState, batchId: string): QueueEntry[] {
-  const { ordered, byId } = viewStoredBatches(state.batches);
-  const ancestors = new Set<string>();
-  const stack = [...(byId.get(batchId)?.parentIds ?? [])];
-  while (stack.length > 0) {
-    const id = stack.pop() as string;
-    const parent = byId.get(id);
-    if (!parent || ancestors.has(id)) continue;
-    ancestors.add(id);
-    stack.push(...parent.parentIds);
-  }
-  const active = new Map(state.entries.map((entry) => [entry.id, entry]));
-  const seen = new Set<string>();
-  const result: QueueEntry[] = [];
-  const add = (ids: readonly string[]) => {
-    for (const id of ids) {
-      const entry = active.get(id);
-      if (entry && !seen.has(id)) {
-        seen.add(id);
-        result.push(entry);
-      }
-    }
-  };
-  for (const batch of ordered) if (ancestors.has(batch.id) && batch.phase !== 'bisecting') add(batch.entryIds);
-  add(byId.get(batchId)?.entryIds ?? []);
-  return result;
-}
-
-function checkPullBody(batch: Batch, closure: QueueEntry[]): string {
-  const own = new Set(batch.entryIds);
-  const lines = closure.map((entry) => `- #${entry.number}${own.has(entry.id) ? '' : ' (ahead in the queue)'}`);
-  return `Switchyard checks these pull requests together before merging them:\n\n${lines.join('\n')}\n\nThis draft pull request is closed when the batch is done; do not merge it.`;
+  return run ? [...(run.stale ?? []), ...leftoversOf(run)] : [];
 }
