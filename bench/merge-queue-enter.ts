@@ -27,6 +27,7 @@ try {
     return answer;
   };
   await call('PUT', `/v1/admin/repos/${REPO}`, undefined, 201);
+  await call('PUT', `/v1/products/${REPO}`, { products: ['merge_queue'] }, 204);
   const sha = (n: number) => n.toString(16).padStart(40, '0');
   for (let n = 1; n <= queued + 1; n++) await call('PUT', `/v1/admin/repos/${REPO}/pulls/${n}`, { state: 'open', head_sha: sha(n), base_ref: 'main' }, 204);
   const fillStart = Date.now();

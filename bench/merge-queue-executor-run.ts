@@ -114,6 +114,7 @@ async function setUpRepository(t: TestApp, config: MergeQueueConfig): Promise<vo
   t.hosting.grant(REPO, AUTHOR, 'write');
   t.hosting.grant(REPO, QUEUE_BOT, 'write');
   await expect(t.request('PUT', `/v1/admin/repos/${REPO}`), 201);
+  await expect(t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } }), 204);
   await expect(t.request('PUT', `/v1/repos/${REPO}/merge-queue/configuration`, { body: config }), 200);
 }
 

@@ -62,6 +62,7 @@ for (const backend of await backends()) {
       const probe = await server.request('DELETE', '/v1/repos/probe/queue/merge-queue/pause');
       if (probe.status === 404 && /No endpoint/.test(probe.json?.detail ?? '')) return t.skip('the merge-queue pause is not served by this build yet');
       assert.equal((await server.request('PUT', '/v1/admin/repos/acme/paused')).status, 201);
+      assert.equal((await server.request('PUT', '/v1/products/acme/paused', { body: { products: ['merge_queue'] } })).status, 204);
       const paused = await run(['queue', 'pause', 'acme/paused', '--reason', 'release freeze']);
       assert.deepEqual([paused.code, paused.stdout], [0, 'paused: release freeze\n'], paused.stderr);
       const read = await server.request('GET', '/v1/repos/acme/paused/merge-queue/pause');
@@ -80,6 +81,7 @@ for (const backend of await backends()) {
     test('add, show, status, pause, unpause, remove', async (t) => {
       if (!ready) return t.skip('merge-queue endpoints (DESIGN.md §9) not served by this build yet');
       assert.equal((await server.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await server.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await server.request('PUT', '/v1/admin/repos/acme/widgets/pulls/5', { body: { state: 'open', head_sha: 'a'.repeat(40), base_ref: 'main' } })).status, 204);
       const added = await run(['queue', 'add', 'acme/widgets', '5', '--json']);
       assert.equal(added.code, 0, added.stderr);

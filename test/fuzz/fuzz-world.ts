@@ -144,6 +144,7 @@ async function created(t: TestApp, method: string, path: string, body?: unknown)
 
 export async function buildWorld(t: TestApp, served: ServedDocument): Promise<FuzzWorld> {
   await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}`);
+  await created(t, 'PUT', `/v1/products/${OWNER}/${REPOSITORY}`, { products: ['merge_queue'] });
   const key = async (owner: string, scope: string) => created(t, 'POST', '/v1/admin/keys', { owner, scope, name: `fuzz ${scope} of ${owner}` });
   const admin = await key(OWNER, 'admin');
   const ci = await key(OWNER, 'ci');

@@ -160,7 +160,9 @@ for (const backend of await backends()) {
     before(async () => {
       t = await startTestApp(backend);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/admin/repos/globex/gears')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/products/globex/gears', { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets/pulls/1', { body: { state: 'open', head_sha: SHA } })).status, 204);
       assert.equal((await t.request('PUT', `/v1/repos/acme/widgets/commits/${SHA}/scopes`, { body: scopeReport() })).status, 204);
       for (const number of [2, 3, 4]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${number}`, { body: { state: 'open', head_sha: SHA, base_ref: 'main' } })).status, 204);

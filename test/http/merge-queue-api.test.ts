@@ -20,6 +20,7 @@ for (const backend of await backends()) {
 
     async function register(repository: string): Promise<void> {
       assert.equal((await t.request('PUT', `/v1/admin/repos/acme/${repository}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/acme/${repository}`, { body: { products: ['merge_queue'] } })).status, 204);
     }
     async function record(repository: string, number: number | bigint, state = 'open', base = 'main'): Promise<void> {
       const answer = await t.request('PUT', `/v1/admin/repos/acme/${repository}/pulls/${number}`, { body: { state, head_sha: HEAD, base_ref: base } });

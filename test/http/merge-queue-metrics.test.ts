@@ -52,6 +52,7 @@ for (const backend of await backends()) {
       // Events of an earlier process: not this process's to count.
       const earlier = await startTestApp(backend, given.store);
       assert.equal((await earlier.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await earlier.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await earlier.request('POST', `/v1/repos/${REPO}/logs`, { body: { events: events() } })).status, 201);
       await earlier.close();
       t = await startTestApp(backend, given.store);

@@ -29,6 +29,7 @@ for (const backend of await backends()) {
       // Checks that never end: the batches stay running while they are read.
       t.hosting.ci.configure({ branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', hang: 'pending' }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
       for (let i = 1; i <= 3; i++) pulls.push(await t.hosting.openPullRequest({ repo: REPO, changes: { [`f${i}.txt`]: `${i}\n` }, title: `Change ${i}`, author: 'alice' }));
       await t.hosting.webhooks.settled();
       // The first enters while a priority rule matches every pull request; the others with none.

@@ -86,6 +86,7 @@ for (const backend of await backends()) {
     before(async () => {
       t = await startTestApp(backend);
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
       const written = await t.request('POST', `/v1/repos/${REPO}/logs`, { body: { events: dayOfEvents() } });
       assert.equal(written.status, 201, written.text);
     });
@@ -225,6 +226,7 @@ for (const backend of await backends()) {
       t.hosting.grant(REPO, QUEUE_BOT, 'write');
       t.hosting.ci.configure({ delayMs: 10, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => 'success' }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
       const configured = await t.request('PUT', `/v1/repos/${REPO}/merge-queue/configuration`, { body: { queue_rules: [{ name: 'default', batch_size: 2, batch_max_wait_time: 0, required_checks: ['ci/test'] }] } });
       assert.ok(configured.status < 300, configured.text);
     });

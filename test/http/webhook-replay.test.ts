@@ -26,6 +26,7 @@ for (const backend of await backends()) {
     before(async () => {
       t = await startTestApp(backend, undefined, { webhookMaxAgeSeconds: MAX_AGE_SECONDS });
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
     });
     after(() => t.close());
 

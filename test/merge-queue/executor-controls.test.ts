@@ -20,6 +20,7 @@ for (const backend of await backends()) {
       t.hosting.grant(REPO, QUEUE_BOT, 'write');
       t.hosting.ci.configure({ delayMs: 50, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => 'success' }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
     });
     after(() => t.close());
 

@@ -43,6 +43,7 @@ async function inPlaceRepository(t: TestApp, name: string, verdicts: HeldVerdict
   t.hosting.grant(repo, QUEUE_BOT, 'write');
   t.hosting.ci.configure({ delayMs: 20, branches: (branch) => branch.startsWith('feature-'), checks: [{ name: 'ci/test', verdict: (files) => verdicts.verdict(files) }] });
   assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+  assert.equal((await t.request('PUT', `/v1/products/${repo}`, { body: { products: ['merge_queue'] } })).status, 204);
   const body = { ...IN_PLACE, queue_rules: [{ ...IN_PLACE.queue_rules[0], ...rule }] };
   const configured = await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body });
   assert.equal(configured.status, 200, configured.text);

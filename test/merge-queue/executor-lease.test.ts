@@ -46,6 +46,7 @@ for (const backend of await backends()) {
       other = new MergeQueueExecutor({ store: t.store, platform: watched('executor-b')(hostingClientFor(t.hosting, { kind: 'token', token })), holder: 'executor-b', tickMs: 50, pollMs: 100, leaseMs: LEASE_MS });
       other.start();
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
     });
     after(async () => {
       await other.stop();

@@ -42,6 +42,7 @@ for (const backend of await backends()) {
     before(async () => {
       t = await startTestApp(backend, undefined, { executor: {}, executorPlatform: (platform) => losingFirstAnswers(platform, lost) });
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
     });
     after(() => t.close());
 

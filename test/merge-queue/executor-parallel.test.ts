@@ -22,6 +22,7 @@ for (const backend of await backends()) {
       t.hosting.grant(REPO, QUEUE_BOT, 'write');
       t.hosting.ci.configure({ delayMs: 100, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: failWhenAllPresent(['culprit.flag']) }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
       const configured = await t.request('PUT', `/v1/repos/${REPO}/merge-queue/configuration`, {
         body: { merge_queue: { mode: 'parallel', max_parallel_checks: 8 }, queue_rules: [{ name: 'default', batch_size: 4, batch_max_wait_time: 2, required_checks: ['ci/test'] }] },
       });
@@ -78,6 +79,7 @@ for (const backend of await backends()) {
       await t.hosting.createRepository({ owner: 'acme', name: 'lanes', files: { 'README.md': 'lanes\n' } });
       t.hosting.grant(repo, QUEUE_BOT, 'write');
       assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${repo}`, { body: { products: ['merge_queue'] } })).status, 204);
       const body = { merge_queue: { mode: 'parallel', max_parallel_checks: 3 }, queue_rules: [{ name: 'default', batch_size: 1, required_checks: ['ci/test'] }] };
       assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body })).status, 200);
       // Slow enough that the batch depending on both is built while they still run.

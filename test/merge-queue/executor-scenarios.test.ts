@@ -22,6 +22,7 @@ for (const backend of await backends()) {
       // Slow enough that a batch is still running when the next one is built on it.
       t.hosting.ci.configure({ delayMs: 400, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => 'success' }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
     });
     after(() => t.close());
 

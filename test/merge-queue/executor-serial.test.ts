@@ -24,6 +24,7 @@ for (const backend of await backends()) {
       t.hosting.grant(REPO, QUEUE_BOT, 'write');
       t.hosting.ci.configure({ delayMs: 30, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: failWhenAllPresent(['a.flag', 'b.flag']) }] });
       assert.equal((await t.request('PUT', `/v1/admin/repos/${REPO}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${REPO}`, { body: { products: ['merge_queue'] } })).status, 204);
     });
     after(() => t.close());
 
@@ -79,6 +80,7 @@ for (const backend of await backends()) {
       t.hosting.grant(repo, 'alice', 'write');
       t.hosting.grant(repo, QUEUE_BOT, 'write');
       assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${repo}`, { body: { products: ['merge_queue'] } })).status, 204);
       const body = { merge_queue: { mode: 'serial', max_parallel_checks: 3 }, queue_rules: [{ name: 'default', batch_size: 2, batch_max_wait_time: 0 }] };
       assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body })).status, 200);
       // Slow enough that each batch is checked while the one ahead still runs.

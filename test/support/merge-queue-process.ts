@@ -142,6 +142,9 @@ export async function readLog(baseUrl: string): Promise<LogEvent[]> {
 export async function registerRepository(baseUrl: string): Promise<void> {
   const answer = await fetch(`${baseUrl}/v1/admin/repos/${REPO}`, { method: 'PUT', headers: { authorization: `Bearer ${SERVICE_TOKEN}` } });
   if (answer.status !== 201 && answer.status !== 200) throw new Error(`registering ${REPO} answered ${answer.status}`);
+  // The merge queue acts only where its product is enabled (DESIGN §13).
+  const enabled = await fetch(`${baseUrl}/v1/products/${REPO}`, { method: 'PUT', headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ products: ['merge_queue'] }) });
+  if (enabled.status !== 204) throw new Error(`enabling the merge queue on ${REPO} answered ${enabled.status}`);
 }
 
 const of = (event: LogEvent) => (event.pull_request === null ? null : BigInt(event.pull_request));

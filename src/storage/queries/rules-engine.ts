@@ -1,4 +1,4 @@
-// The rules engine's rows (migration 0035): what is due for evaluation and when, each pull
+// The rules engine's rows (migration 0040): what is due for evaluation and when, each pull
 // request's last evaluation, and the lease that lets one process evaluate a repository at a time.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database.ts';
