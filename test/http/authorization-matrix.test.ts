@@ -11,6 +11,7 @@ import { backends } from '../support/backends.ts';
 import { SERVICE_TOKEN, WEBHOOK_SECRET, startTestApp, type TestApp } from '../support/test-app.ts';
 import { changedTables, stateChecksum } from '../support/state-checksum.ts';
 import { loadServedDocument } from '../fuzz/openapi-operations.ts';
+import { until } from '../support/merge-queue-e2e.ts';
 
 type Kind = 'service' | 'admin_key' | 'ci_key' | 'hosting';
 /** The hosting-platform right an endpoint needs (DESIGN.md §3). */
@@ -60,6 +61,7 @@ const ROWS: Row[] = [
   ...mergeQueueRows(),
   ...mergeQueueControlRows(),
   ...mergeQueueStatsRows(),
+  ...configurationRows(),
 ];
 const WEBHOOK = 'POST /v1/hooks/hosting';
 
@@ -89,6 +91,18 @@ function mergeQueueControlRows(): Row[] {
     row('PATCH', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 200, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ reason: 'changed' }), prepare: freeze }),
     row('DELETE', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
     row('POST', `${repo}/scheduled_freeze/{freeze_id}/delete`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}/delete`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
+  ];
+}
+
+/** The configuration file (DESIGN.md §3, §13): its report and the simulators with pull rights, a refresh with push rights. */
+function configurationRows(): Row[] {
+  const accepts: Kind[] = ['service', 'admin_key', 'hosting'];
+  const file = () => ({ mergify_yml: 'pull_request_rules: []\n' });
+  return [
+    { method: 'GET', template: '/v1/repos/{owner}/{repository}/configuration', path: '/v1/repos/acme/widgets/configuration', accepts, hostingRight: 'pull', success: 200 },
+    { method: 'POST', template: '/v1/repos/{owner}/{repository}/configuration/refresh', path: '/v1/repos/acme/widgets/configuration/refresh', accepts, hostingRight: 'push', success: 200 },
+    { method: 'POST', template: '/v1/repos/{owner}/{repository}/configuration-simulator', path: '/v1/repos/acme/widgets/configuration-simulator', body: file, accepts, hostingRight: 'pull', success: 200 },
+    { method: 'POST', template: '/v1/repos/{owner}/{repository}/pulls/{number}/simulator', path: '/v1/repos/acme/widgets/pulls/100/simulator', body: file, accepts, hostingRight: 'pull', success: 200 },
   ];
 }
 
@@ -158,8 +172,13 @@ for (const backend of await backends()) {
     }
 
     before(async () => {
-      t = await startTestApp(backend);
+      // The rules engine reads the platform for the refresh and the pull request simulator: the
+      // repository and a pull request #100 exist there (the others are recorded by the admin API).
+      t = await startTestApp(backend, undefined, { rules: { owner: 'acme' } });
+      await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' }, firstNumber: 100n });
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      await t.hosting.openPullRequest({ repo: 'acme/widgets', changes: { 'a.txt': 'a\n' }, title: 'A' });
+      await t.hosting.webhooks.settled();
       assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/admin/repos/globex/gears')).status, 201);
       assert.equal((await t.request('PUT', '/v1/products/globex/gears', { body: { products: ['merge_queue'] } })).status, 204);
@@ -167,6 +186,8 @@ for (const backend of await backends()) {
       assert.equal((await t.request('PUT', `/v1/repos/acme/widgets/commits/${SHA}/scopes`, { body: scopeReport() })).status, 204);
       for (const number of [2, 3, 4]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${number}`, { body: { state: 'open', head_sha: SHA, base_ref: 'main' } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/repos/acme/widgets/merge-queue/pull/2', { body: {} })).status, 202);
+      // Nothing left for the engine to do in the background: a refused request must be seen to write nothing.
+      await until('the rules engine idle', async () => (await t.store.db.selectFrom('rule_evaluations_due').select('number').execute()).length === 0 && (await t.store.db.selectFrom('configuration_reads_due').select('repository_id').execute()).length === 0);
       t.hosting.users.set('hosting-admin', { login: 'alice', id: 1, repos: { 'acme/widgets': { admin: true, pull: true } }, adminOf: ['acme'] });
       t.hosting.users.set('hosting-reader', { login: 'bob', id: 2, repos: { 'acme/widgets': { admin: false, pull: true } } });
       t.hosting.users.set('hosting-stranger', { login: 'eve', id: 3, repos: { 'globex/gears': { admin: true, pull: true } }, adminOf: ['globex'] });

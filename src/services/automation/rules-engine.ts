@@ -82,10 +82,7 @@ export class RulesEngine {
   private async drive(repository: RepositoryIdentity): Promise<void> {
     const { store, work } = this.options;
     const readDue = await store.rulesEngine.configurationReadDue(repository.id, new Date(this.clock()));
-    if (readDue) {
-      await work.readConfiguration(repository);
-      await store.rulesEngine.configurationReadDone(repository.id, readDue);
-    }
+    if (readDue) await this.readConfiguration(repository, readDue);
     const batchSize = this.options.batchSize ?? 50;
     for (;;) {
       const due = await store.rulesEngine.due(repository.id, new Date(this.clock()), batchSize);
@@ -94,6 +91,26 @@ export class RulesEngine {
         await this.evaluateOne(repository, number, dueAt);
       }
       if (due.length < batchSize || this.stopping || !(await this.renew(repository.id))) return;
+    }
+  }
+
+  /**
+   * A read the platform refuses for good (the app is not installed there, the repository is gone)
+   * is given up with a log line; one it could not answer now is tried again later.
+   */
+  private async readConfiguration(repository: RepositoryIdentity, readDue: Date): Promise<void> {
+    const { store, work } = this.options;
+    try {
+      await work.readConfiguration(repository);
+      await store.rulesEngine.configurationReadDone(repository.id, readDue);
+    } catch (error) {
+      await store.rulesEngine.configurationReadDone(repository.id, readDue);
+      if (error instanceof HostingFailure && (error.kind === 'unavailable' || error.kind === 'rate_limited')) {
+        await store.rulesEngine.scheduleConfigurationRead(repository.id, new Date(this.clock() + RETRY_MS));
+        this.backoffUntil = this.clock() + (error.retryAfterSeconds ?? 5) * 1000;
+        throw error;
+      }
+      (this.options.log ?? SILENT).error({ err: error, repository: `${repository.owner}/${repository.name}` }, 'rules engine: the configuration file could not be read; it is read again on the next push that touches it or a refresh');
     }
   }
 
