@@ -30,6 +30,7 @@ import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
 import { configurationRoutes } from './http/routes/configuration.ts';
+import { pullRulesRoutes } from './http/routes/pull-rules.ts';
 import { createAutomation, type Automation } from './services/automation/automation.ts';
 import { dashboardRoutes } from './web/dashboard-routes.ts';
 import { BodyMemoryBudget } from './http/limits/body-memory-budget.ts';
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mergeQueueControlRoutes, { auth, store: deps.store, onQueueChanged });
   await app.register(mergeQueueRoutes, { auth, mergeQueue });
   await app.register(configurationRoutes, { auth, store: deps.store, automation });
+  await app.register(pullRulesRoutes, { auth, store: deps.store });
   dashboardRoutes(app);
   return app;
 }

@@ -59,6 +59,7 @@ const ROWS: Row[] = [
   { method: 'GET', template: '/v1/repos/{owner}/{repository}/logs/aggregate', path: '/v1/repos/acme/widgets/logs/aggregate', accepts: ['service', 'admin_key', 'hosting'], hostingRight: 'pull', success: 200 },
   ...mergeQueueRows(),
   ...mergeQueueControlRows(),
+  ...configurationRows(),
 ];
 const WEBHOOK = 'POST /v1/hooks/hosting';
 
@@ -88,6 +89,25 @@ function mergeQueueControlRows(): Row[] {
     row('PATCH', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 200, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ reason: 'changed' }), prepare: freeze }),
     row('DELETE', `${repo}/scheduled_freeze/{freeze_id}`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
     row('POST', `${repo}/scheduled_freeze/{freeze_id}/delete`, 'push', 204, { path: made(`${repo}/scheduled_freeze/{freeze_id}/delete`), body: () => ({ delete_reason: 'matrix' }), prepare: freeze }),
+  ];
+}
+
+/**
+ * The configuration file and the rules (DESIGN.md §13, §14): reads and the simulators with pull
+ * rights, a refresh with push rights. Pull request 1 is open on the platform (the pull request
+ * simulator reads it there) and has an evaluation stored.
+ */
+function configurationRows(): Row[] {
+  const at = (template: string) => template.replace('{owner}/{repository}', 'acme/widgets');
+  const accepts: Kind[] = ['service', 'admin_key', 'hosting'];
+  const row = (method: string, template: string, hostingRight: HostingRight, extra: Partial<Row> = {}): Row => ({ method, template, path: at(template), accepts, hostingRight, success: 200, ...extra });
+  const file = () => ({ mergify_yml: 'pull_request_rules:\n  - name: docs\n    conditions: [files~=^docs/]\n    actions: {}\n' });
+  return [
+    row('GET', '/v1/repos/{owner}/{repository}/configuration', 'pull'),
+    row('POST', '/v1/repos/{owner}/{repository}/configuration/refresh', 'push'),
+    row('POST', '/v1/repos/{owner}/{repository}/configuration-simulator', 'pull', { body: file }),
+    row('POST', '/v1/repos/{owner}/{repository}/pulls/{number}/simulator', 'pull', { path: '/v1/repos/acme/widgets/pulls/1/simulator', body: file }),
+    row('GET', '/v1/repos/{owner}/{repository}/pulls/{number}/rules', 'pull', { path: '/v1/repos/acme/widgets/pulls/1/rules' }),
   ];
 }
 
@@ -151,13 +171,23 @@ for (const backend of await backends()) {
     }
 
     before(async () => {
-      t = await startTestApp(backend);
+      // The rules engine's platform client: a refresh and the pull request simulator read through it.
+      t = await startTestApp(backend, undefined, { rules: { owner: 'acme' } });
+      await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' } });
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
+      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: products() })).status, 204);
+      // Pull request 1 on the platform too, for the pull request simulator; its record is set below.
+      assert.equal((await t.hosting.openPullRequest({ repo: 'acme/widgets', changes: { 'docs/a.md': 'a\n' }, title: 'Docs' })).number, 1n);
+      await t.hosting.webhooks.settled();
       assert.equal((await t.request('PUT', '/v1/admin/repos/globex/gears')).status, 201);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets/pulls/1', { body: { state: 'open', head_sha: SHA } })).status, 204);
       assert.equal((await t.request('PUT', `/v1/repos/acme/widgets/commits/${SHA}/scopes`, { body: scopeReport() })).status, 204);
       for (const number of [2, 3, 4]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${number}`, { body: { state: 'open', head_sha: SHA, base_ref: 'main' } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/repos/acme/widgets/merge-queue/pull/2', { body: {} })).status, 202);
+      const widgets = (await t.store.repositories.find('acme', 'widgets'))!;
+      await t.store.rulesEngine.saveState(widgets.id, 1n, { headSha: SHA, rules: {}, summary: { title: 'no rules configured, just listening for commands', results: [] }, evaluatedAt: new Date() });
+      // Its engine writes in the background (what is due, its lease): a refused request must be seen to write nothing.
+      await t.automation.engine!.stop();
       t.hosting.users.set('hosting-admin', { login: 'alice', id: 1, repos: { 'acme/widgets': { admin: true, pull: true } }, adminOf: ['acme'] });
       t.hosting.users.set('hosting-reader', { login: 'bob', id: 2, repos: { 'acme/widgets': { admin: false, pull: true } } });
       t.hosting.users.set('hosting-stranger', { login: 'eve', id: 3, repos: { 'globex/gears': { admin: true, pull: true } }, adminOf: ['globex'] });
