@@ -62,6 +62,7 @@ describe('the dashboard: merge queue', { skip: skipWithoutChromium }, async () =
         // Checks start on every batch branch and decide only when the test lets them.
         t.hosting.ci.configure({ delayMs: 10, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: () => checksReleased }] });
         assert.equal((await t.request('PUT', `/v1/admin/repos/${FULL_NAME}`)).status, 201);
+        assert.equal((await t.request('PUT', `/v1/products/${FULL_NAME}`, { body: { products: ['merge_queue'] } })).status, 204);
         const configured = await t.request('PUT', `${QUEUE}/configuration`, { body: { merge_queue: { mode: 'parallel' }, queue_rules: [{ name: 'default' }] } });
         assert.equal(configured.status < 300, true, configured.text);
         const ci = await createKey(t, 'ci');
