@@ -33,6 +33,7 @@ import { QueueSignals } from './services/merge-queue/queue-signals.ts';
 import type { HostingPlatform } from './hosting/hosting-platform.ts';
 import { mergeQueueControlRoutes } from './http/routes/merge-queue-controls.ts';
 import { configurationRoutes } from './http/routes/configuration.ts';
+import { pullRulesRoutes } from './http/routes/pull-rules.ts';
 import { createAutomation, type Automation } from './services/automation/automation.ts';
 import { mergeQueueStatsRoutes } from './http/routes/merge-queue-stats.ts';
 import { MergeQueueStats } from './services/merge-queue-stats.ts';
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mergeQueueRoutes, { auth, mergeQueue, hostingWebUrl: deps.config.hostingWebUrl ?? DEFAULT_HOSTING_WEB_URL });
   await app.register(configurationRoutes, { auth, store: deps.store, automation });
   await app.register(mergeQueueStatsRoutes, { auth, store: deps.store, stats: new MergeQueueStats(deps.store.mergeQueueStats) });
+  await app.register(pullRulesRoutes, { auth, store: deps.store });
   dashboardRoutes(app);
   return app;
 }

@@ -17,6 +17,7 @@ export const errorCatalogue = {
   route_not_found: { status: 404, detail: 'No such endpoint.' },
   queue_not_paused: { status: 404, detail: 'The merge queue of this repository is not paused.' },
   scheduled_freeze_not_found: { status: 404, detail: 'The scheduled freeze with the given id does not exist.' },
+  rules_not_evaluated: { status: 404, detail: 'The rules engine has not evaluated this pull request.' },
   scheduled_freeze_started: { status: 400, detail: 'The scheduled freeze has already started: its start cannot be changed.' },
   malformed_request: { status: 400, detail: 'The request is not well-formed HTTP/1.1.' },
   request_timeout: { status: 408, detail: 'The request did not arrive in time.' },

@@ -11,6 +11,9 @@ import { valueOf, parameterText, type ValueContext } from './schema-values.ts';
 import { dateTimeText, EARLIEST, formatDateTime, instantOf } from './date-time-text.ts';
 import { SIGNATURE_HEADER, labelled, type RequestSpec } from './fuzz-http.ts';
 import type { Resolve, Substitute } from './schema-check.ts';
+import { parseConditions } from '../../src/domain/rules/index.ts';
+import { evaluateRules } from '../../src/domain/rules/rules-report.ts';
+import { pullSnapshot } from '../support/pull-snapshot.ts';
 
 export const OWNER = 'acme';
 export const REPOSITORY = 'widgets';
@@ -142,6 +145,18 @@ async function created(t: TestApp, method: string, path: string, body?: unknown)
   return response.json;
 }
 
+/** What the rules engine stores after evaluating each open pull request (no engine runs here), for the reads of their rules. */
+async function storeEvaluations(t: TestApp): Promise<void> {
+  const parsed = parseConditions(['base=main', { or: ['label=ready', 'check-success=ci'] }], ['conditions']);
+  assert.ok(parsed.ok);
+  const rule = { section: 'pull_request_rules' as const, name: 'ready', condition: parsed.condition, disabledReason: null, does: [] };
+  const { results } = evaluateRules([rule], pullSnapshot({ checks: [{ name: 'ci', state: 'pending' }] }), new Date());
+  const repository = (await t.store.repositories.find(OWNER, REPOSITORY))!;
+  for (const [i, number] of OPEN_PULLS.entries()) {
+    await t.store.rulesEngine.saveState(repository.id, BigInt(number), { headSha: sha(i + 1), rules: {}, summary: { title: '0 rules match and 1 potential rule', results }, evaluatedAt: new Date() });
+  }
+}
+
 export async function buildWorld(t: TestApp, served: ServedDocument): Promise<FuzzWorld> {
   await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}`);
   await created(t, 'PUT', `/v1/products/${OWNER}/${REPOSITORY}`, { products: ['merge_queue'] });
@@ -163,6 +178,7 @@ export async function buildWorld(t: TestApp, served: ServedDocument): Promise<Fu
   const shas = [1, 2, 3, 4].map(sha);
   await reopenPulls(t);
   for (const s of shas) await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/commits/${s}/scopes`, { scopes: ['api', 'ui'] });
+  await storeEvaluations(t);
   const events = generateEvents({ seed: 9, count: 60, start: new Date(Date.now() - DAY / 2), end: new Date(Date.now() - 60_000), pullRange: [1n, 3n] });
   await created(t, 'POST', `/v1/repos/${OWNER}/${REPOSITORY}/logs`, { events });
   t.hosting.users.set(HOSTING_TOKEN, { login: 'fuzz-user', id: 4242, repos: { [`${OWNER}/${REPOSITORY}`]: { admin: true, pull: true } }, adminOf: [OWNER] });

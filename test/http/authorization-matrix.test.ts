@@ -11,7 +11,6 @@ import { backends } from '../support/backends.ts';
 import { SERVICE_TOKEN, WEBHOOK_SECRET, startTestApp, type TestApp } from '../support/test-app.ts';
 import { changedTables, stateChecksum } from '../support/state-checksum.ts';
 import { loadServedDocument } from '../fuzz/openapi-operations.ts';
-import { until } from '../support/merge-queue-e2e.ts';
 
 type Kind = 'service' | 'admin_key' | 'ci_key' | 'hosting';
 /** The hosting-platform right an endpoint needs (DESIGN.md §3). */
@@ -94,15 +93,22 @@ function mergeQueueControlRows(): Row[] {
   ];
 }
 
-/** The configuration file (DESIGN.md §3, §13): its report and the simulators with pull rights, a refresh with push rights. */
+/**
+ * The configuration file and the rules (DESIGN.md §13, §14): reads and the simulators with pull
+ * rights, a refresh with push rights. Pull request 1 is open on the platform (the pull request
+ * simulator reads it there) and has an evaluation stored.
+ */
 function configurationRows(): Row[] {
+  const at = (template: string) => template.replace('{owner}/{repository}', 'acme/widgets');
   const accepts: Kind[] = ['service', 'admin_key', 'hosting'];
-  const file = () => ({ mergify_yml: 'pull_request_rules: []\n' });
+  const row = (method: string, template: string, hostingRight: HostingRight, extra: Partial<Row> = {}): Row => ({ method, template, path: at(template), accepts, hostingRight, success: 200, ...extra });
+  const file = () => ({ mergify_yml: 'pull_request_rules:\n  - name: docs\n    conditions: [files~=^docs/]\n    actions: {}\n' });
   return [
-    { method: 'GET', template: '/v1/repos/{owner}/{repository}/configuration', path: '/v1/repos/acme/widgets/configuration', accepts, hostingRight: 'pull', success: 200 },
-    { method: 'POST', template: '/v1/repos/{owner}/{repository}/configuration/refresh', path: '/v1/repos/acme/widgets/configuration/refresh', accepts, hostingRight: 'push', success: 200 },
-    { method: 'POST', template: '/v1/repos/{owner}/{repository}/configuration-simulator', path: '/v1/repos/acme/widgets/configuration-simulator', body: file, accepts, hostingRight: 'pull', success: 200 },
-    { method: 'POST', template: '/v1/repos/{owner}/{repository}/pulls/{number}/simulator', path: '/v1/repos/acme/widgets/pulls/100/simulator', body: file, accepts, hostingRight: 'pull', success: 200 },
+    row('GET', '/v1/repos/{owner}/{repository}/configuration', 'pull'),
+    row('POST', '/v1/repos/{owner}/{repository}/configuration/refresh', 'push'),
+    row('POST', '/v1/repos/{owner}/{repository}/configuration-simulator', 'pull', { body: file }),
+    row('POST', '/v1/repos/{owner}/{repository}/pulls/{number}/simulator', 'pull', { path: '/v1/repos/acme/widgets/pulls/1/simulator', body: file }),
+    row('GET', '/v1/repos/{owner}/{repository}/pulls/{number}/rules', 'pull', { path: '/v1/repos/acme/widgets/pulls/1/rules' }),
   ];
 }
 
@@ -172,22 +178,24 @@ for (const backend of await backends()) {
     }
 
     before(async () => {
-      // The rules engine reads the platform for the refresh and the pull request simulator: the
-      // repository and a pull request #100 exist there (the others are recorded by the admin API).
+      // The rules engine's platform client: a refresh and the pull request simulator read through it.
       t = await startTestApp(backend, undefined, { rules: { owner: 'acme' } });
-      await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' }, firstNumber: 100n });
+      await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' } });
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets')).status, 201);
-      await t.hosting.openPullRequest({ repo: 'acme/widgets', changes: { 'a.txt': 'a\n' }, title: 'A' });
+      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: products() })).status, 204);
+      // Pull request 1 on the platform too, for the pull request simulator; its record is set below.
+      assert.equal((await t.hosting.openPullRequest({ repo: 'acme/widgets', changes: { 'docs/a.md': 'a\n' }, title: 'Docs' })).number, 1n);
       await t.hosting.webhooks.settled();
-      assert.equal((await t.request('PUT', '/v1/products/acme/widgets', { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/admin/repos/globex/gears')).status, 201);
       assert.equal((await t.request('PUT', '/v1/products/globex/gears', { body: { products: ['merge_queue'] } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/admin/repos/acme/widgets/pulls/1', { body: { state: 'open', head_sha: SHA } })).status, 204);
       assert.equal((await t.request('PUT', `/v1/repos/acme/widgets/commits/${SHA}/scopes`, { body: scopeReport() })).status, 204);
       for (const number of [2, 3, 4]) assert.equal((await t.request('PUT', `/v1/admin/repos/acme/widgets/pulls/${number}`, { body: { state: 'open', head_sha: SHA, base_ref: 'main' } })).status, 204);
       assert.equal((await t.request('PUT', '/v1/repos/acme/widgets/merge-queue/pull/2', { body: {} })).status, 202);
-      // Nothing left for the engine to do in the background: a refused request must be seen to write nothing.
-      await until('the rules engine idle', async () => (await t.store.db.selectFrom('rule_evaluations_due').select('number').execute()).length === 0 && (await t.store.db.selectFrom('configuration_reads_due').select('repository_id').execute()).length === 0);
+      const widgets = (await t.store.repositories.find('acme', 'widgets'))!;
+      await t.store.rulesEngine.saveState(widgets.id, 1n, { headSha: SHA, rules: {}, summary: { title: 'no rules configured, just listening for commands', results: [] }, evaluatedAt: new Date() });
+      // Its engine writes in the background (what is due, its lease): a refused request must be seen to write nothing.
+      await t.automation.engine!.stop();
       t.hosting.users.set('hosting-admin', { login: 'alice', id: 1, repos: { 'acme/widgets': { admin: true, pull: true } }, adminOf: ['acme'] });
       t.hosting.users.set('hosting-reader', { login: 'bob', id: 2, repos: { 'acme/widgets': { admin: false, pull: true } } });
       t.hosting.users.set('hosting-stranger', { login: 'eve', id: 3, repos: { 'globex/gears': { admin: true, pull: true } }, adminOf: ['globex'] });

@@ -37,7 +37,8 @@ export class PullSnapshotReader {
       counter.reads++;
       const read = await this.platform.pullRequest(repo, number);
       if (!read) return null;
-      this.cache.set(cached, 'pull', read);
+      // A webhook's newer pull request, arrived during the read, stays (its evaluation is due).
+      this.cache.keepPull(repositoryId, read);
       pull = read;
     }
     const sha = pull.head.sha;
@@ -53,8 +54,9 @@ export class PullSnapshotReader {
     const known = this.cache.fresh(cached, part, matches);
     if (known !== undefined) return known;
     counter.reads += cost;
+    const generation = this.cache.generation(cached);
     const value = await read();
-    this.cache.set(cached, part, value);
+    this.cache.setRead(cached, part, value, generation);
     return value;
   }
 

@@ -28,6 +28,8 @@ const MAX_ENTRIES = 20_000;
 
 export class SnapshotCache {
   private readonly entries = new Map<string, CachedParts>();
+  /** Bumped by each `forget`: what a read begun before it found is stale, and is not kept. */
+  private readonly generations = new WeakMap<CachedParts, number>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -58,8 +60,21 @@ export class SnapshotCache {
     (parts as Record<string, Timed<unknown>>)[part] = { value, at: this.clock() };
   }
 
-  /** A pull_request webhook's object: kept unless the one known was updated later. */
-  pullFromWebhook(repositoryId: string, pull: PullRequest): void {
+  /** Taken before a platform read, given back to `setRead`. */
+  generation(parts: CachedParts): number {
+    return this.generations.get(parts) ?? 0;
+  }
+
+  /**
+   * What a platform read found, kept unless a webhook said the part changed while the read was
+   * under way (the read may predate the change: kept, it would be believed until its age limit).
+   */
+  setRead<K extends keyof CachedParts>(parts: CachedParts, part: K, value: NonNullable<CachedParts[K]>['value'], generation: number): void {
+    if (this.generation(parts) === generation) this.set(parts, part, value);
+  }
+
+  /** A pull request as a webhook or a platform read gave it: kept unless the one known was updated later. */
+  keepPull(repositoryId: string, pull: PullRequest): void {
     const parts = this.parts(repositoryId, pull.number);
     if (parts.pull && parts.pull.value.updatedAt > pull.updatedAt) return;
     this.set(parts, 'pull', pull);
@@ -67,6 +82,8 @@ export class SnapshotCache {
 
   forget(repositoryId: string, number: bigint, part: keyof CachedParts): void {
     const parts = this.entries.get(`${repositoryId}#${number}`);
-    if (parts) delete parts[part];
+    if (!parts) return;
+    delete parts[part];
+    this.generations.set(parts, this.generation(parts) + 1);
   }
 }

@@ -16,13 +16,22 @@ export interface StoredRuleState {
 export class RulesEngineQueries {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Asks for an evaluation of each pull request at `dueAt`, or earlier if one is asked for already. */
-  async schedule(repositoryId: string, numbers: readonly bigint[], dueAt: Date, db: Db = this.db): Promise<void> {
+  /**
+   * Asks for an evaluation of each pull request at `dueAt`, or earlier if one is asked for already.
+   * `askedAt`, for an ask made by a change (a webhook, a new configuration): a row already due by
+   * then may be under evaluation, one that read the pull request before this change, and whose
+   * end (`done`) removes the rows due by the instant it read; so that row moves to `dueAt` and
+   * outlives it. Without `askedAt` (the engine's own timers and retries, after `done`) the earlier
+   * instant wins.
+   */
+  async schedule(repositoryId: string, numbers: readonly bigint[], dueAt: Date, db: Db = this.db, askedAt?: Date): Promise<void> {
     if (numbers.length === 0) return;
+    const earlier = sql<Date>`least(rule_evaluations_due.due_at, excluded.due_at)`;
+    const dueAtOnConflict = askedAt ? sql<Date>`case when rule_evaluations_due.due_at <= ${askedAt}::timestamptz then excluded.due_at else ${earlier} end` : earlier;
     await db
       .insertInto('rule_evaluations_due')
       .values(numbers.map((number) => ({ repository_id: repositoryId, number: number.toString(), due_at: dueAt })))
-      .onConflict((oc) => oc.columns(['repository_id', 'number']).doUpdateSet({ due_at: sql`least(rule_evaluations_due.due_at, excluded.due_at)` }))
+      .onConflict((oc) => oc.columns(['repository_id', 'number']).doUpdateSet({ due_at: dueAtOnConflict }))
       .execute();
   }
 

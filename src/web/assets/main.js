@@ -1,5 +1,6 @@
 // The dashboard's entry: picks the page from the path, with a header to move between a
-// repository's activity log, merge queue and settings. Signed out, every page is the sign-in.
+// repository's activity log, merge queue, a pull request's rules and settings. Signed out, every
+// page is the sign-in.
 import { render } from './preact.js';
 import { html } from './html.js';
 import { session } from './api.js';
@@ -7,9 +8,10 @@ import { onLinkClick, repoRoute, repoUrl, useLocation, navigate } from './router
 import { SignIn } from './sign-in.js';
 import { LogPage } from './log-page.js';
 import { QueuePage } from './queue-page.js';
+import { RulesPage } from './rules-page.js';
 import { SettingsPage } from './settings-page.js';
 
-const PAGES = { logs: ['Activity log', LogPage], queue: ['Merge queue', QueuePage], settings: ['Settings', SettingsPage] };
+const PAGES = { logs: ['Activity log', LogPage], queue: ['Merge queue', QueuePage], rules: ['Rules', RulesPage], settings: ['Settings', SettingsPage] };
 
 function Header({ route }) {
   const signOut = () => {

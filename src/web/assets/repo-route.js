@@ -3,7 +3,7 @@
 
 /** `/repos/{owner}/{repository}/{page}` of the dashboard, or null. */
 export function repoRoute(path) {
-  const match = /^\/repos\/([^/]+)\/([^/]+)\/(logs|queue|settings)$/.exec(path);
+  const match = /^\/repos\/([^/]+)\/([^/]+)\/(logs|queue|rules|settings)$/.exec(path);
   if (!match) return null;
   return { owner: decodeURIComponent(match[1]), repository: decodeURIComponent(match[2]), page: match[3] };
 }

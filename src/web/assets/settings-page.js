@@ -1,10 +1,13 @@
-// Repository settings: the products (changed here by those with admin rights), the merge-queue
-// configuration as the API reads it back, and a pull request's effective scopes.
+// Repository settings: the configuration file (its report, read again on demand), the products
+// (changed here by those with admin rights), the merge-queue configuration as the API reads it
+// back, and a pull request's effective scopes.
 import { useEffect, useState } from './preact-hooks.js';
 import { html } from './html.js';
 import { api, repoPath } from './api.js';
 import { utc } from './format.js';
 import { Loading, ProblemView } from './problem-view.js';
+import { useApi } from './use-api.js';
+import { ConfigurationFile } from './configuration-file.js';
 
 const PRODUCTS = [
   ['merge_queue', 'Merge queue'],
@@ -12,16 +15,6 @@ const PRODUCTS = [
   ['workflow_automation', 'Workflow automation'],
   ['ci_insights', 'CI insights'],
 ];
-
-function useApi(path) {
-  const [state, setState] = useState({ value: null, problem: null });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    setState({ value: null, problem: null });
-    api(path).then((answer) => setState({ value: answer.body, problem: null }), (problem) => setState({ value: null, problem }));
-  }, [path, attempt]);
-  return { ...state, retry: () => setAttempt((n) => n + 1) };
-}
 
 function Products({ owner, repository }) {
   const path = `/v1/products/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}`;
@@ -73,7 +66,7 @@ function QueueConfiguration({ owner, repository }) {
       <dt>Missing scope reports</dt><dd>${config.scopes?.missing ?? '—'}${config.scopes?.wait_seconds ? ` (after ${config.scopes.wait_seconds} s)` : ''}</dd>
     </dl>
     <details><summary>The whole configuration (JSON)</summary><pre tabindex="0">${JSON.stringify(config, null, 2)}</pre></details>
-    <p class="hint">Change it with <code>PUT ${repoPath(owner, repository)}/merge-queue/configuration</code> (see the API reference).</p>
+    <p class="hint">While a configuration file governs (above), change the file; otherwise change it with <code>PUT ${repoPath(owner, repository)}/merge-queue/configuration</code> (see the API reference).</p>
   </div>`;
 }
 
@@ -110,6 +103,7 @@ function EffectiveScopes({ owner, repository }) {
 export function SettingsPage({ owner, repository }) {
   return html`<main id="main" class="settings-page">
     <h1>Settings <span class="sub">${owner}/${repository}</span></h1>
+    <section aria-labelledby="configuration-file-title"><h2 id="configuration-file-title">Configuration file</h2><${ConfigurationFile} owner=${owner} repository=${repository} /></section>
     <section aria-labelledby="products-title"><h2 id="products-title">Products</h2><${Products} owner=${owner} repository=${repository} /></section>
     <section aria-labelledby="queue-config-title"><h2 id="queue-config-title">Merge-queue configuration</h2><${QueueConfiguration} owner=${owner} repository=${repository} /></section>
     <section aria-labelledby="scopes-title"><h2 id="scopes-title">Effective scopes of a pull request</h2><${EffectiveScopes} owner=${owner} repository=${repository} /></section>

@@ -1,0 +1,33 @@
+// The rules engine's snapshot cache: what a platform read found is not kept when a webhook said
+// the part changed while the read was under way (kept, the stale part would be believed until its
+// age limit, and the evaluation the webhook asked for would read it), nor is a pull request older
+// than the one a webhook brought.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SnapshotCache } from '../../src/services/automation/snapshot-cache.ts';
+import type { PullRequest } from '../../src/hosting/hosting-types.ts';
+
+const pending = { sha: 'a', checks: [{ name: 'ci', state: 'pending' as const }] };
+const passed = { sha: 'a', checks: [{ name: 'ci', state: 'success' as const }] };
+
+test('a read begun before a webhook forgot the part is not kept; one begun after is', () => {
+  const cache = new SnapshotCache();
+  const parts = cache.parts('r', 1n);
+  const before = cache.generation(parts);
+  cache.forget('r', 1n, 'checks'); // the check_run webhook, while the read runs
+  cache.setRead(parts, 'checks', pending, before);
+  assert.equal(cache.fresh(parts, 'checks'), undefined, 'the stale read is not believed');
+  const after = cache.generation(parts);
+  cache.setRead(parts, 'checks', passed, after);
+  assert.deepEqual(cache.fresh(parts, 'checks'), passed);
+});
+
+test('a pull request read from the platform does not replace a newer one a webhook brought', () => {
+  const cache = new SnapshotCache();
+  const pull = (updatedAt: string, labels: string[]) => ({ number: 1n, updatedAt, labels }) as unknown as PullRequest;
+  cache.keepPull('r', pull('2024-05-03T12:00:05Z', ['ready']));
+  cache.keepPull('r', pull('2024-05-03T12:00:01Z', []));
+  assert.deepEqual((cache.fresh(cache.parts('r', 1n), 'pull') as unknown as { labels: string[] }).labels, ['ready']);
+  cache.keepPull('r', pull('2024-05-03T12:00:09Z', ['ready', 'skip-ci']));
+  assert.deepEqual((cache.fresh(cache.parts('r', 1n), 'pull') as unknown as { labels: string[] }).labels, ['ready', 'skip-ci']);
+});
