@@ -97,6 +97,9 @@ const QUEUE_CONTROL_VALUES: Record<string, () => fc.Arbitrary<unknown>> = {
     ),
   priority_rules: () =>
     fc.constantFrom([], [{ name: 'urgent', labels: ['urgent'], priority: 'high' }], [{ name: 'hotfix', priority: 'high' }, { name: 'chores', labels: ['chore'], priority: 'low' }]),
+  // A configuration file that validates (the simulators): an arbitrary text is not one.
+  mergify_yml: () =>
+    fc.constantFrom('{}\n', 'pull_request_rules:\n  - name: docs\n    conditions: [files~=^docs/, -draft]\n    actions: {label: {add: [docs]}}\n', 'queue_rules:\n  - name: default\n    batch_size: 2\n    merge_conditions: [check-success=ci]\n'),
   batch_size: () => fc.oneof(fc.integer({ min: 1, max: 128 }), fc.tuple(fc.integer({ min: 1, max: 128 }), fc.integer({ min: 1, max: 128 })).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) }))),
 };
 
@@ -120,8 +123,10 @@ const NOT_QUEUED = '3';
  * find them: all but NOT_QUEUED.
  */
 export async function reopenPulls(t: TestApp): Promise<void> {
-  // Valid configuration requests rename the queue rules at random; entering names `default`.
+  // Valid configuration requests rename the queue rules at random; entering names `default`;
+  // valid product requests may turn the merge queue off.
   await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/configuration`, {});
+  await created(t, 'PUT', `/v1/products/${OWNER}/${REPOSITORY}`, { products: ['merge_queue'] });
   for (const [i, number] of OPEN_PULLS.entries()) {
     await created(t, 'PUT', `/v1/admin/repos/${OWNER}/${REPOSITORY}/pulls/${number}`, { state: 'open', head_sha: sha(i + 1), base_ref: 'main' });
     const queue = `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/pull/${number}`;

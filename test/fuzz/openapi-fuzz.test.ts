@@ -52,9 +52,14 @@ for (const backend of await backends()) {
     let world: FuzzWorld;
 
     before(async () => {
-      t = await startTestApp(backend);
+      // The rules engine's client reads the platform for a configuration refresh and the pull
+      // request simulator; its loop is stopped once the world is built, so nothing writes in the
+      // background while refused requests are checked to write nothing.
+      t = await startTestApp(backend, undefined, { rules: { owner: 'acme' } });
+      await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' } });
       served = await loadServedDocument(t.baseUrl);
       world = await buildWorld(t, served);
+      await t.automation.engine?.stop();
     });
     after(() => t.close());
 

@@ -62,7 +62,7 @@ export class RulesService implements RulesWork {
     if (!validated.valid) throw new ValidationError(validated.errors.map((error) => ({ loc: ['body', 'mergify_yml', ...error.loc], msg: error.line ? `${error.msg} (line ${error.line})` : error.msg, type: 'configuration_error' })));
     const inForce = inForceOf(validated, { path: '.mergify.yml', sha: '' }, { owner: repository.owner, repo: repository.name });
     const snapshot = await this.snapshot(repository, number, inForce, { reads: 0 });
-    if (!snapshot) throw new ApiError('pull_request_not_found', `The hosting platform has no pull request #${number} in ${repository.owner}/${repository.name}.`);
+    if (!snapshot) throw new ApiError('pull_request_not_found');
     const owned = rulesOwnedBy(inForce, ['workflow_automation', 'merge_queue']);
     const summary = summaryText(evaluateRules(owned.rules, snapshot, new Date(this.clock())).results, owned.notes);
     return { title: summary.title, summary: summary.body, deprecations: [] };
