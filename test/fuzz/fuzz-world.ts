@@ -139,9 +139,22 @@ export async function reopenPulls(t: TestApp): Promise<void> {
  * What each operation starts from: the world's pull requests open, and its merge queue paused
  * (so that every way of unpausing has a pause to undo; pausing again only changes the reason).
  */
-export async function restoreWorld(t: TestApp): Promise<void> {
+export async function restoreWorld(t: TestApp, world?: FuzzWorld): Promise<void> {
   await reopenPulls(t);
   await created(t, 'PUT', `/v1/repos/${OWNER}/${REPOSITORY}/merge-queue/pause`, { reason: 'fuzzing' });
+  if (world?.pools.freeze_id) await refillFreezes(t, world.pools.freeze_id);
+}
+
+/** Valid deletes of earlier operations removed freezes: new ones take their places in the pool. */
+async function refillFreezes(t: TestApp, pool: string[]): Promise<void> {
+  const listed = await created(t, 'GET', `/v1/repos/${OWNER}/${REPOSITORY}/scheduled_freeze`);
+  const kept = new Set((listed.scheduled_freezes as { id: string }[]).map((freeze) => freeze.id));
+  for (const [i, id] of pool.entries()) if (!kept.has(id)) pool[i] = await newFreeze(t, i);
+}
+
+async function newFreeze(t: TestApp, i: number): Promise<string> {
+  const start = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 19);
+  return (await created(t, 'POST', `/v1/repos/${OWNER}/${REPOSITORY}/scheduled_freeze`, { reason: `fuzz ${i}`, start, timezone: 'UTC' })).id;
 }
 
 async function created(t: TestApp, method: string, path: string, body?: unknown): Promise<any> {
@@ -175,10 +188,7 @@ export async function buildWorld(t: TestApp, served: ServedDocument): Promise<Fu
   for (let i = 0; i < 12; i++) disposable.push((await key(OWNER, i % 2 ? 'ci' : 'admin')).id);
   // Scheduled freezes valid requests update and delete: beginning in a year, so their start may move.
   const freezes: string[] = [];
-  for (let i = 0; i < 12; i++) {
-    const start = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 19);
-    freezes.push((await created(t, 'POST', `/v1/repos/${OWNER}/${REPOSITORY}/scheduled_freeze`, { reason: `fuzz ${i}`, start, timezone: 'UTC' })).id);
-  }
+  for (let i = 0; i < 12; i++) freezes.push(await newFreeze(t, i));
   const numbers = [...OPEN_PULLS];
   const shas = [1, 2, 3, 4].map(sha);
   await reopenPulls(t);

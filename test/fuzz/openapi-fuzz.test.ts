@@ -59,6 +59,9 @@ for (const backend of await backends()) {
       await t.hosting.createRepository({ owner: 'acme', name: 'widgets', files: { 'README.md': 'widgets\n' } });
       served = await loadServedDocument(t.baseUrl);
       world = await buildWorld(t, served);
+      // Pull requests 1 to 3 on the platform too, for the pull request simulator to read.
+      for (const name of ['a', 'b', 'c']) await t.hosting.openPullRequest({ repo: 'acme/widgets', changes: { [`${name}.txt`]: `${name}\n` }, title: name });
+      await t.hosting.webhooks.settled();
       await t.automation.engine?.stop();
     });
     after(() => t.close());
@@ -112,7 +115,7 @@ for (const backend of await backends()) {
       for (const op of fuzzed(served)) {
         await context.test(op.id, async () => {
           const tally: Tally = new Map();
-          await restoreWorld(t);
+          await restoreWorld(t, world);
           await fc.assert(fc.asyncProperty(validRequest(world, op), (spec) => checkValid(spec, tally)), settings(RUNS));
           summary.push(report(op, tally));
           const succeeded = [...tally].filter(([status]) => status < 300).reduce((n, [, count]) => n + count, 0);

@@ -29,13 +29,19 @@ interface Step {
  */
 export function gaugeSeries<F extends GaugeField>(changes: readonly StatsRow<F>[], before: readonly StatsRow<F>[], field: F, context: { window: TimeWindow; now: number; intervals: Intervals; withPriority: boolean }) {
   const end = Math.min(context.window.to.getTime(), context.now);
-  const initial = new Map(before.map((row) => [groupKey(row, context.withPriority), numberOf(row[field])]));
+  const initial = new Map(before.map((row) => [groupKey(row, context.withPriority), countOf(row[field])]));
   const groups = byGroup([...before, ...changes], context.withPriority).map(({ group, rows }) => {
     const inWindow = rows.filter((row) => row.at >= context.window.from.getTime());
     const steps = stepsOf(initial.get(groupKey(group, context.withPriority)), inWindow, field, context.window.from.getTime(), end);
     return { group, stats: context.intervals.list.flatMap((interval) => statOf(steps, interval)) };
   });
   return groups.filter((g) => g.stats.length > 0);
+}
+
+/** A size or a number of checks: an ingested event may say anything, and a negative count is no count. */
+function countOf(value: unknown): number | undefined {
+  const n = numberOf(value);
+  return n !== undefined && n >= 0 ? n : undefined;
 }
 
 function stepsOf<F extends GaugeField>(start: number | undefined, rows: StatsRow<F>[], field: F, from: number, end: number): Step[] {
@@ -45,7 +51,7 @@ function stepsOf<F extends GaugeField>(start: number | undefined, rows: StatsRow
   for (const row of [...rows].sort((a, b) => a.at - b.at)) {
     if (row.at >= end) break;
     if (value !== undefined && row.at > since) steps.push({ from: since, to: row.at, value });
-    value = numberOf(row[field]) ?? value;
+    value = countOf(row[field]) ?? value;
     since = row.at;
   }
   if (value !== undefined && end > since) steps.push({ from: since, to: end, value });
