@@ -63,7 +63,8 @@ export function realRunRecord(facts: RealRunFacts): RunRecord {
     const leave = mine.find((e) => e.type === 'action.queue.leave');
     const leftAt = leave && toScenario(at(leave)) <= facts.periodMs ? toScenario(at(leave)) : null;
     const code = leftAt === null ? null : String(leave?.metadata.dequeue_code);
-    return { number: scenario.number, arrivesAt: enter ? toScenario(at(enter)) : scenario.arrivesAt, leftAt, merged: code === 'PR_MERGED', code: code === 'PR_MERGED' ? null : code, bad: scenario.bad };
+    const merged = code === 'PR_MERGED' || code === 'PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED';
+    return { number: scenario.number, arrivesAt: enter ? toScenario(at(enter)) : scenario.arrivesAt, leftAt, merged, code: merged ? null : code, bad: scenario.bad };
   });
   const starts = uniqueAttempts(facts.log, 'action.queue.checks_start').filter((e) => toScenario(at(e)) <= facts.periodMs);
   const ends = new Map(uniqueAttempts(facts.log, 'action.queue.checks_end').map((e) => [attemptKey(e), at(e)]));
@@ -91,7 +92,7 @@ export function realOverheads(facts: RealRunFacts): Overheads {
 function mergeDelays(log: readonly TimedEvent[], ended: readonly TimedEvent[]): number[] {
   const mergedAt = new Map<string, number>();
   for (const leave of log) {
-    if (leave.type !== 'action.queue.leave' || leave.metadata.dequeue_code !== 'PR_MERGED') continue;
+    if (leave.type !== 'action.queue.leave' || !leave.metadata.merged) continue;
     const id = String(leave.metadata.batch_id);
     mergedAt.set(id, Math.max(mergedAt.get(id) ?? 0, at(leave)));
   }

@@ -49,6 +49,8 @@ export interface ExecutorRun {
   ciPushes: number;
   /** Check attempts of batches on a queue branch (one draft pull request each), over the whole run. */
   branchAttempts: number;
+  /** The pull requests of those attempts' own batches, summed: the attempts' mean batch size times their number. */
+  branchAttemptPulls: number;
   /** What the queue's bot wrote on the platform over the whole run, and the pull requests it merged. */
   writes: PlatformWrites;
   mergedOnPlatform: number;
@@ -100,7 +102,8 @@ export async function runThroughExecutor(options: ExecutorRunOptions): Promise<E
     const overheads = { ...realOverheads(facts), pass: passes.filter((pass) => pass.endedAt <= periodEnd).map((pass) => pass.ms) };
     const writes = platformWrites(t.hosting.requestLog, QUEUE_BOT, REPO);
     const mergedOnPlatform = opened.filter(({ scene: pull }) => t.hosting.pullRequest(REPO, pull.number).merged).length;
-    return { record: realRunRecord(facts), overheads, problems, closedAtEnd: closed.size, ciPushes: ci.pushes, branchAttempts: branchAttempts(log), writes, mergedOnPlatform, wallMs: Date.now() - began };
+    const attempts = branchAttempts(log);
+    return { record: realRunRecord(facts), overheads, problems, closedAtEnd: closed.size, ciPushes: ci.pushes, branchAttempts: attempts.attempts, branchAttemptPulls: attempts.pulls, writes, mergedOnPlatform, wallMs: Date.now() - began };
   } finally {
     ci.stop();
     await t.close();
@@ -182,14 +185,17 @@ function timePasses(executor: MergeQueueExecutor): TimedPass[] {
   return passes;
 }
 
-/** Check attempts on a draft pull request (not in place): one per (batch, checks start). */
-function branchAttempts(log: readonly TimedEvent[]): number {
+/** Check attempts on a draft pull request (not in place), one per (batch, checks start), and their pull requests (one checks_start each). */
+function branchAttempts(log: readonly TimedEvent[]): { attempts: number; pulls: number } {
   const attempts = new Set<string>();
+  let pulls = 0;
   for (const event of log) {
     const check = event.metadata.speculative_check_pull_request;
-    if (event.type === 'action.queue.checks_start' && check && !check.in_place) attempts.add(`${event.metadata.batch_id} ${check.checks_started_at}`);
+    if (event.type !== 'action.queue.checks_start' || !check || check.in_place) continue;
+    attempts.add(`${event.metadata.batch_id} ${check.checks_started_at}`);
+    pulls += 1;
   }
-  return attempts.size;
+  return { attempts: attempts.size, pulls };
 }
 
 async function batchTimes(t: TestApp) {

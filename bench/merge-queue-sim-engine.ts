@@ -170,10 +170,11 @@ class Simulation {
       const outcome = pull && this.outcomes.get(pull.number);
       if (!outcome) return;
       outcome.leftAt = this.now - EPOCH;
-      outcome.merged = change.code === 'PR_MERGED';
+      outcome.merged = change.code === 'PR_MERGED' || change.code === 'PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED';
       outcome.code = outcome.merged ? null : change.code;
-    } else if (change.kind === 'batch_aborted' || change.kind === 'batch_retried') {
-      // The run is cancelled (an aborted batch) or replaced (a retry starts a fresh one).
+    } else if (change.kind === 'batch_aborted' || change.kind === 'batch_retried' || change.kind === 'intermediate_skipped') {
+      // The run is cancelled (an aborted batch, or one a later batch's result vouched for) or
+      // replaced (a retry starts a fresh one).
       const run = this.runs.get(change.batchId);
       if (run) {
         this.busyMs += this.now - run.startedAt;

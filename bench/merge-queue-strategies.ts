@@ -29,6 +29,8 @@ export const MERGE_QUEUE_FLAGS = {
   wait: { type: 'string', default: '30' },
   filling: { type: 'string', default: 'when-last' },
   retries: { type: 'string', default: '0' },
+  // skip_intermediate_results: off, on, or both (each strategy twice, off then on).
+  'skip-intermediate': { type: 'string', default: 'off' },
 } as const;
 
 export type MergeQueueFlags = { [K in keyof typeof MERGE_QUEUE_FLAGS]: string };
@@ -102,12 +104,27 @@ export function queueStrategies(flags: MergeQueueFlags, waitSeconds = Number(fla
     config: config(mode, maxParallelChecks, size),
     planOptions: { fillingRule },
   });
-  return [
+  const all = [
     strategy('serial-1', 'serial, no batching', 'serial', 1, 1),
     strategy('serial-batch', 'serial, batches + speculative checks', 'serial', slots, batchSize(flags['serial-batch-size'])),
     strategy('parallel', 'parallel', 'parallel', slots, batchSize(flags['parallel-batch-size'])),
     strategy('isolated', 'isolated', 'isolated', slots, batchSize(flags['isolated-batch-size'])),
   ];
+  return withSkipIntermediate(all, flags['skip-intermediate']);
+}
+
+/** The strategies with skip_intermediate_results as `--skip-intermediate` says: off, on, or both (off then on). */
+function withSkipIntermediate(strategies: QueueStrategy[], setting: string): QueueStrategy[] {
+  if (!['off', 'on', 'both'].includes(setting)) throw new Error(`--skip-intermediate: off, on or both, not ${setting}`);
+  const skipping = (strategy: QueueStrategy): QueueStrategy => ({
+    ...strategy,
+    label: `${strategy.label} + skip`,
+    settings: `${strategy.settings}, skip_intermediate_results`,
+    config: { ...strategy.config, merge_queue: { ...strategy.config.merge_queue, skip_intermediate_results: true } },
+  });
+  if (setting === 'off') return strategies;
+  if (setting === 'on') return strategies.map(skipping);
+  return strategies.flatMap((strategy) => [strategy, skipping(strategy)]);
 }
 
 /** The strategies named in `only` (comma-separated keys), all when it is absent; unknown keys refused. */

@@ -154,6 +154,7 @@ export interface MergeQueueBatchesTable {
   frozen_ms: ColumnType<string, string | number | undefined, string | number>;
   run: string | null;
   cleaned: ColumnType<boolean, boolean | undefined, boolean>;
+  intermediate_skipped: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface MergeQueueConfigurationsTable {

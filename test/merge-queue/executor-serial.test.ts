@@ -105,6 +105,41 @@ for (const backend of await backends()) {
       assert.deepEqual(ciRuns.map((run) => run.sha).sort(), drafts.map((d) => d.headSha).sort(), 'one CI run per batch');
     });
 
+    test('skip_intermediate_results: the batch behind passing merges the one ahead without its result', async () => {
+      const repo = 'acme/skipping';
+      await t.hosting.createRepository({ owner: 'acme', name: 'skipping', files: { 'README.md': 'skipping\n' } });
+      t.hosting.grant(repo, 'alice', 'write');
+      t.hosting.grant(repo, QUEUE_BOT, 'write');
+      assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+      const body = { merge_queue: { mode: 'serial', max_parallel_checks: 2, skip_intermediate_results: true }, queue_rules: [{ name: 'default', batch_size: 1, batch_max_wait_time: 0 }] };
+      assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body })).status, 200);
+      // The first batch's checks never end; the second's, holding both, pass.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      t.hosting.ci.configure({ delayMs: 30, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: async (files): Promise<'success'> => (files.paths.has('g2.txt') ? 'success' : (await held, 'success')) }] });
+      const first = await t.hosting.openPullRequest({ repo, changes: { 'g1.txt': '1\n' }, author: 'alice' });
+      const second = await t.hosting.openPullRequest({ repo, changes: { 'g2.txt': '2\n' }, author: 'alice' });
+      await t.hosting.webhooks.settled();
+      for (const pull of [first, second]) assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/pull/${pull.number}`, { body: {} })).status, 202);
+      try {
+        await until('both merged', async () => [first, second].every((pull) => t.hosting.pullRequest(repo, pull.number).merged), 60_000);
+      } finally {
+        release();
+        t.hosting.ci.configure({ delayMs: 30, branches: (branch) => branch.startsWith('switchyard/'), checks: [{ name: 'ci/test', verdict: failWhenAllPresent(['a.flag', 'b.flag']) }] });
+      }
+      const log = await until('both leaves recorded', async () => {
+        const events = await queueEvents(t, repo);
+        return events.filter((e) => e.type === 'action.queue.leave').length === 2 && events;
+      });
+      const of = (number: bigint, type: string) => log.filter((e) => String(e.pull_request) === String(number) && e.type === type);
+      const end = of(first.number, 'action.queue.checks_end')[0]!;
+      assert.deepEqual([end.metadata.aborted, end.metadata.abort_code], [true, 'INTERMEDIATE_RESULTS_SKIPPED']);
+      assert.deepEqual(of(first.number, 'action.queue.leave').map((e) => [e.metadata.dequeue_code, e.metadata.merged]), [['PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED', true]]);
+      assert.deepEqual(of(second.number, 'action.queue.leave').map((e) => e.metadata.dequeue_code), ['PR_MERGED']);
+      const skipped = await t.store.db.selectFrom('merge_queue_batches').select('entry_ids').where('intermediate_skipped', '=', true).execute();
+      assert.equal(skipped.length, 1, 'the batch ahead is recorded as passed on the later result');
+    });
+
     test('a comment from someone without write permission queues nothing and gets a reply', async () => {
       const pull = await t.hosting.openPullRequest({ repo: REPO, changes: { 'm.txt': 'm\n' }, author: 'mallory' });
       await t.hosting.webhooks.settled();

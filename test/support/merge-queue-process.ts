@@ -199,7 +199,7 @@ export async function queueProblems(scene: { platform: FakePlatform; pulls: read
     const merged = platform.pullRequest(REPO, pull.number).merged;
     if (!leave) continue;
     const code = leave.metadata.dequeue_code;
-    if (merged !== (code === 'PR_MERGED')) problems.push(`#${pull.number}: merged on the platform ${merged}, but left the queue with ${code}`);
+    if (merged !== (code === 'PR_MERGED' || code === 'PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED')) problems.push(`#${pull.number}: merged on the platform ${merged}, but left the queue with ${code}`);
     if (pull.failing && merged) problems.push(`#${pull.number}: fails its checks but was merged`);
     if (closedByCaller.has(pull.number) && (code === 'PR_DEQUEUED' || code === 'PR_UNEXPECTEDLY_FAILED_TO_MERGE')) continue;
     if (!pull.failing && !merged) problems.push(`#${pull.number}: passes its checks but left with ${code} unmerged`);

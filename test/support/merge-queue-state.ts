@@ -11,6 +11,7 @@ export interface ConfigOptions {
   missing?: 'wait' | 'barrier';
   waitSeconds?: number;
   resetOnExternalMerge?: 'always' | 'never';
+  skipIntermediateResults?: boolean;
   extraRules?: QueueRuleConfig[];
 }
 
@@ -19,7 +20,7 @@ export function queueConfig(options: ConfigOptions = {}): MergeQueueConfig {
     merge_queue: {
       mode: options.mode ?? 'serial',
       max_parallel_checks: options.maxParallelChecks ?? 5,
-      skip_intermediate_results: false,
+      skip_intermediate_results: options.skipIntermediateResults ?? false,
       reset_on_external_merge: options.resetOnExternalMerge ?? 'always',
     },
     queue_rules: [

@@ -4,6 +4,7 @@
 import { handleFailure, handleTimeout } from './batch-failure.ts';
 import type { BatchResult, QueueState, QueueTransition } from './model.ts';
 import { settleQueue } from './settle-queue.ts';
+import { skipIntermediateResults } from './skip-intermediate.ts';
 import { TransitionDraft } from './transition-draft.ts';
 
 const CONCLUSION = { passed: 'success', failed: 'failure', timed_out: 'timed_out' } as const;
@@ -14,7 +15,10 @@ export function applyBatchResult(state: QueueState, batchId: string, result: Bat
   if (!batch || batch.phase !== 'running') return draft.finish();
   draft.record({ kind: 'checks_ended', batchId, conclusion: CONCLUSION[result.kind], retries: batch.retries, at: now });
   draft.updateBatch(batchId, { checksEndedAt: now });
-  if (result.kind === 'passed') draft.setPhase(batchId, 'passed');
+  if (result.kind === 'passed') {
+    draft.setPhase(batchId, 'passed');
+    skipIntermediateResults(draft, batchId);
+  }
   else if (result.kind === 'failed') handleFailure(draft, batchId);
   else handleTimeout(draft, batchId);
   settleQueue(draft);

@@ -1,4 +1,5 @@
-// A passed batch merged (DESIGN §10): each of its entries leaves PR_MERGED. Refused (an Error,
+// A passed batch merged (DESIGN §10): each of its entries leaves PR_MERGED (or, passed on a later
+// batch's result, PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED). Refused (an Error,
 // a caller's bug) unless the plan would list it in toMerge: passed, every parent merged, no
 // pause or freeze (unless its merge began before them). This is the one gate that keeps a batch from merging unchecked or too early.
 import { UNFINISHED_PHASES } from './batch-phases.ts';
@@ -16,6 +17,7 @@ export function mergeBatch(state: QueueState, batchId: string, now: number): Que
   if (waitingParent) throw new Error(`merge queue: batch ${batchId} cannot merge before its parent ${waitingParent}`);
   if (!batch.mergeStarted && (state.holds.paused || state.holds.frozen)) throw new Error(`merge queue: batch ${batchId} is held by a pause or freeze`);
   draft.setPhase(batchId, 'merged');
-  for (const entryId of batch.entryIds) draft.leave(entryId, 'PR_MERGED', batchId);
+  const code = batch.intermediateSkipped ? 'PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED' : 'PR_MERGED';
+  for (const entryId of batch.entryIds) draft.leave(entryId, code, batchId);
   return draft.finish();
 }

@@ -106,6 +106,9 @@ export interface Batch {
   /** The executor has begun merging this passed batch on the platform: it finishes, whatever
    * pause or freeze comes after, and its pull requests can no longer be dequeued by hand. */
   mergeStarted?: boolean;
+  /** Passed on a later batch's result, not its own (skip_intermediate_results): its entries
+   * leave PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED. */
+  intermediateSkipped?: boolean;
 }
 
 /** Whatever holds merges: a pause (nothing starts or merges) or a freeze matching the base. */
@@ -210,6 +213,9 @@ export type QueueChange =
   /** Stopped before a result; `REEMBARKED` entries went back to the queue. `phaseBefore` tells
    * whether checks were interrupted (preparing, running) or had ended (passed, parked...). */
   | { kind: 'batch_aborted'; batchId: string; code: string; status: 'REEMBARKED' | 'DEFINITIVE'; phaseBefore: BatchPhase }
+  /** Passed on the result of `byBatchId`, a later batch holding its changes (skip_intermediate_results);
+   * checks still running end INTERMEDIATE_RESULTS_SKIPPED. A `batch_phase` (passed) follows. */
+  | { kind: 'intermediate_skipped'; batchId: string; phaseBefore: BatchPhase; byBatchId: string }
   /** A bisecting batch's `culpritEntryIds` grew (a culprit found in one of its sub-batches). */
   | { kind: 'batch_culprits'; batchId: string; culpritEntryIds: readonly string[] }
   /** The batch now bisects; its sub-batches are stored pending. `depth` is theirs (1 at the top). */

@@ -73,6 +73,13 @@ export function queueChangeEvents(ctx: QueueEventContext, changes: readonly Queu
         }
         checksStarted.delete(change.batchId);
         break;
+      case 'intermediate_skipped':
+        // Checks still running stop: a later batch holding these changes passed.
+        if (checksStarted.has(change.batchId) && (change.phaseBefore === 'running' || change.phaseBefore === 'preparing')) {
+          events.push(...batchEvents(ctx, entries, change.batchId, (batch, entry) => checksEnd(ctx, batch, entry, { conclusion: 'cancelled', aborted: { code: 'INTERMEDIATE_RESULTS_SKIPPED', status: 'DEFINITIVE' }, retries: batch.retries })));
+        }
+        checksStarted.delete(change.batchId);
+        break;
       case 'bisection_started':
         events.push(...batchEvents(ctx, entries, change.batchId, (batch, entry) => bisectionStart(ctx, batch, entry, change.depth, change.subBatches.length)));
         break;
@@ -226,7 +233,7 @@ function bisectionEnd(ctx: QueueEventContext, batch: Batch, entry: QueueEntry, e
 function leaveEvents(ctx: QueueEventContext, entry: QueueEntry | undefined, code: string, batchId: string | null): IngestEventInput[] {
   if (!entry) return [];
   const batch = batchId === null ? undefined : ctx.batchOf(batchId);
-  const merged = code === 'PR_MERGED';
+  const merged = code === 'PR_MERGED' || code === 'PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED';
   const events: IngestEventInput[] = [];
   if (merged) events.push(envelope(ctx, entry.number, 'action.queue.merged', { ...queued(ctx, entry), session_id: entry.id, merge_commit_sha: ctx.mergeCommitShaOf(entry.id) }));
   const unsuccessful = batch ? (ctx.checkPullOf(batch.id)?.unsuccessfulChecks ?? []) : [];
@@ -254,6 +261,7 @@ function leaveEvents(ctx: QueueEventContext, entry: QueueEntry | undefined, code
 /** A sentence per code, for `reason` and `abort_reason`. */
 const LEAVE_REASONS: Record<string, string> = {
   PR_MERGED: 'The pull request was merged by the merge queue.',
+  PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED: 'The pull request was merged by the merge queue on the passed checks of a later batch holding it, without waiting for its own (skip_intermediate_results).',
   PR_MANUALLY_DEQUEUED: 'The pull request was removed from the queue by a person.',
   PULL_REQUEST_UPDATED: 'The pull request was updated: new commits were pushed to its head.',
   PR_DEQUEUED: 'The pull request was closed.',
@@ -274,4 +282,5 @@ const ABORT_REASONS: Record<string, string> = {
   PR_AHEAD_DEQUEUED: 'A pull request ahead in the queue left it.',
   BATCH_AHEAD_FAILED: 'A batch ahead in the queue failed.',
   MERGE_QUEUE_RESET: 'The base branch moved outside the queue: the queue was reset.',
+  INTERMEDIATE_RESULTS_SKIPPED: 'A later batch holding these pull requests passed its checks: they merge on its result (skip_intermediate_results).',
 };

@@ -74,7 +74,7 @@ function renderBatch(view: QueueView, batch: PlannedBatch, planned: ReadonlyMap<
     checks_summary: run ? { passed: run.checks.passed, total: run.checks.total } : { passed: 0, total: 0 },
     pull_requests: batch.entryIds.flatMap((id) => entries.get(id) ?? []).map((entry) => statusPullRequest(view, entry, batchTimes, webUrl)),
     checks_timeout_at: iso(batchTimes?.checksTimeoutAt),
-    intermediate_results_skipped: false,
+    intermediate_results_skipped: stored?.intermediateSkipped === true,
     queue_pull_request_number: run?.checkPull ? BigInt(run.checkPull.number) : null,
     sub_batches: subBatches.length > 0 ? subBatches.map((sub) => renderBatch(view, sub, planned, times, webUrl)) : null,
   };

@@ -330,6 +330,7 @@ export class MergeQueueQueries {
       bisection_of: batch.bisection?.of ?? null,
       bisection_depth: batch.bisection?.depth ?? null,
       culprit_entry_ids: [...batch.culpritEntryIds],
+      intermediate_skipped: batch.intermediateSkipped === true,
       finished_at: finished ? new Date(now) : null,
     };
     await trx
@@ -458,6 +459,7 @@ function batchOf(row: Selectable<MergeQueueBatchesTable>): StoredBatch {
     retries: row.retries,
     bisection: row.bisection_of === null ? null : { of: row.bisection_of, depth: row.bisection_depth ?? 1 },
     culpritEntryIds: row.culprit_entry_ids,
+    ...(row.intermediate_skipped ? { intermediateSkipped: true } : {}),
     finishedAt: ms(row.finished_at),
     frozenSince: ms(row.frozen_since),
     frozenMs: Number(row.frozen_ms),
