@@ -37,7 +37,7 @@ export class PullSnapshotReader {
       counter.reads++;
       const read = await this.platform.pullRequest(repo, number);
       if (!read) return null;
-      this.cache.set(cached, 'pull', read);
+      this.cache.keepPull(cached, read);
       pull = read;
     }
     const sha = pull.head.sha;
@@ -53,8 +53,9 @@ export class PullSnapshotReader {
     const known = this.cache.fresh(cached, part, matches);
     if (known !== undefined) return known;
     counter.reads += cost;
+    const since = this.cache.version(cached);
     const value = await read();
-    this.cache.set(cached, part, value);
+    this.cache.set(cached, part, value, since);
     return value;
   }
 
