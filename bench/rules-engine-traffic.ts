@@ -46,7 +46,6 @@ export interface TrafficOptions {
 export async function sendChanges(world: RulesWorld, ci: FakeApp, pulls: readonly ScenePull[], options: TrafficOptions): Promise<Change[]> {
   const order = shuffled(pulls, options.seed);
   const visits = new Map<bigint, number>();
-  const conclusions = new Map<bigint, 'success' | 'failure'>();
   const total = Math.round(options.ratePerSecond * options.seconds);
   const start = Date.now();
   const changes: Change[] = [];
@@ -65,8 +64,7 @@ export async function sendChanges(world: RulesWorld, ci: FakeApp, pulls: readonl
       else await world.platform.addLabels(REPO, pull.number, ['ready']);
       change = { pull, kind: 'label', condition: 'label=ready', ticked: !labelled };
     } else {
-      const conclusion = conclusions.get(pull.number) === 'success' ? 'failure' : 'success';
-      conclusions.set(pull.number, conclusion);
+      const conclusion = latestConclusion(world, pull.head) === 'success' ? 'failure' : 'success';
       await completeCheck(world, ci, pull.head, conclusion);
       change = { pull, kind: 'check', condition: `check-success=${CI_CHECK}`, ticked: conclusion === 'success' };
     }
@@ -88,6 +86,12 @@ export function latencies(world: RulesWorld, changes: readonly Change[], logInde
     const during = answered.some((at) => at !== undefined && evaluations.some((e) => e.number === change.pull.number && e.startedAt <= at && at <= e.endedAt));
     return { change, summaryMs: shown ? shown.at - change.at : null, superseded: !shown && next !== undefined, webhookMs, duringEvaluation: during };
   });
+}
+
+/** The conclusion of the head's latest `ci/test` run on the platform (an earlier case may have left one). */
+function latestConclusion(world: RulesWorld, head: string): string | null {
+  const runs = [...world.platform.repo(REPO).checkRuns.values()].filter((run) => run.headSha === head && run.name === CI_CHECK);
+  return runs.at(-1)?.conclusion ?? null;
 }
 
 /** A deterministic shuffle (a linear congruential generator seeded by `seed`). */

@@ -23,7 +23,8 @@ import { writeJsonResults, type BenchResult } from './json-results.ts';
 import { percentile } from './latency.ts';
 import type { EvaluationCalls } from './rules-engine-calls.ts';
 import { changeConfiguration, type ConfigChangeResult } from './rules-engine-config-change.ts';
-import { createRepository, engineIdle, evaluateAll, openPulls, type ScenePull } from './rules-engine-scene.ts';
+import { createRepository, engineIdle, evaluateAll, openPulls, ticked, type ScenePull } from './rules-engine-scene.ts';
+import { summaryWrites } from './rules-engine-writes.ts';
 import { latencies, sendChanges, type ChangeLatency } from './rules-engine-traffic.ts';
 import { RulesWorld } from './rules-engine-world.ts';
 
@@ -132,6 +133,15 @@ async function latencyCase(world: RulesWorld, ci: Parameters<typeof sendChanges>
   const never = samples.filter((s) => s.summaryMs === null && !s.superseded);
   const lostInFlight = never.filter((s) => s.duringEvaluation).length;
   console.log(`  ${backend}, coalescing ${coalesceMs} ms: ${changes.length} changes, Summary p50 ${p(shown, 50)} ms, p99 ${p(shown, 99)} ms, ${never.length} never shown (${lostInFlight} of them with a webhook answered during an evaluation of the same pull request); ${evaluations.length} evaluations; load ${load()}`);
+  if (process.env.RULES_BENCH_DEBUG) {
+    const writes = summaryWrites(world.platform, logIndex);
+    for (const s of never.slice(0, 5)) {
+      const c = s.change;
+      console.log(`    never: #${c.pull.number} ${c.kind} ${c.condition}=${c.ticked} at +${c.at - changes[0]!.at} webhook +${s.webhookMs}`);
+      for (const e of evaluations.filter((e) => e.number === c.pull.number)) console.log(`      eval +${e.startedAt - changes[0]!.at}..+${e.endedAt - changes[0]!.at} reads ${e.reads} writes ${e.writes}`);
+      for (const w of writes.filter((w) => w.head === c.pull.head)) console.log(`      write +${w.at - changes[0]!.at} ${ticked(w.summary, c.condition)}`);
+    }
+  }
   return { backend, coalesceMs, samples, evaluations };
 }
 
