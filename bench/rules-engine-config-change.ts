@@ -20,14 +20,16 @@ export interface ConfigChangeResult {
   mutations: Map<string, number>;
 }
 
-let revision = 0;
-/** The name the Summaries show now: a change that must show nowhere keeps it. */
-let wipName = 'work in progress';
+/** Per world, the file's revision and the name its Summaries show now (a change that must show nowhere keeps it). */
+const files = new WeakMap<RulesWorld, { revision: number; wipName: string }>();
 
 /** Pushes a new `.mergify.yml`: a comment changed only (`visible` false), or a rule renamed as every Summary shows it. */
 export async function changeConfiguration(world: RulesWorld, pulls: readonly ScenePull[], visible: boolean, timeoutMs: number): Promise<ConfigChangeResult> {
-  revision += 1;
-  if (visible) wipName = `work in progress (revision ${revision})`;
+  const file = files.get(world) ?? { revision: 0, wipName: 'work in progress' };
+  files.set(world, file);
+  file.revision += 1;
+  if (visible) file.wipName = `work in progress (revision ${file.revision})`;
+  const { revision, wipName } = file;
   const logIndex = world.platform.requestLog.length;
   const calls = world.switchyard.calls;
   const evaluationsBefore = calls.evaluations.length;

@@ -12,7 +12,7 @@
 //     the snapshot cache warm, and cold (Switchyard restarted, as when the parts aged out).
 //
 //   npx tsx bench/rules-engine.ts [--backend pglite|postgres|both] [--full] [--pulls 100] [--rate 20] [--seconds 10]
-//     [--config-pulls 200] [--coalesce 1000,100] [--write-interval-ms 0] [--only latency,config] [--seed 1] [--json file]
+//     [--config-pulls 100] [--coalesce 1000,100] [--write-interval-ms 0] [--only latency,config] [--seed 1] [--json file]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -46,7 +46,7 @@ const { values: args } = parseArgs({
   },
 });
 // Quick: every case at a size that shows it works; --full: the figures.
-const size = args.full ? { pulls: 200, seconds: 60, configPulls: 1000 } : { pulls: 100, seconds: 10, configPulls: 200 };
+const size = args.full ? { pulls: 200, seconds: 60, configPulls: 1000 } : { pulls: 100, seconds: 10, configPulls: 100 };
 const pullCount = Number(args.pulls ?? size.pulls);
 const seconds = Number(args.seconds ?? size.seconds);
 const configPulls = Math.max(Number(args['config-pulls'] ?? size.configPulls), pullCount);
