@@ -39,7 +39,7 @@ for (const backend of await backends()) {
         engine.start();
         await until('the first evaluation starts', async () => work.started.length === 1);
         // A webhook while it runs: due a little later, as the signals coalesce.
-        await store.rulesEngine.schedule(repository.id, [7n], new Date(Date.now() + 50), undefined, new Date());
+        await store.rulesEngine.schedule(repository.id, [7n], new Date(Date.now() + 50), new Date());
         engine.wake();
         work.releaseAll();
         await until('a second evaluation starts', async () => work.started.length === 2, 5_000);
@@ -57,8 +57,8 @@ for (const backend of await backends()) {
         const { repository } = await store.db.transaction().execute((trx) => store.repositories.register(trx, 'acme', 'widgets', []));
         const now = new Date();
         const soon = new Date(now.getTime() + 1_000);
-        await store.rulesEngine.schedule(repository.id, [7n], soon, undefined, now);
-        await store.rulesEngine.schedule(repository.id, [7n], new Date(now.getTime() + 600_000), undefined, now);
+        await store.rulesEngine.schedule(repository.id, [7n], soon, now);
+        await store.rulesEngine.schedule(repository.id, [7n], new Date(now.getTime() + 600_000), now);
         assert.deepEqual(await store.rulesEngine.due(repository.id, soon, 10), [{ number: 7n, dueAt: soon }]);
       } finally {
         await dispose();

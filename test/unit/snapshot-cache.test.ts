@@ -13,21 +13,21 @@ const passed = { sha: 'a', checks: [{ name: 'ci', state: 'success' as const }] }
 test('a read begun before a webhook forgot the part is not kept; one begun after is', () => {
   const cache = new SnapshotCache();
   const parts = cache.parts('r', 1n);
-  const before = cache.generation(parts);
+  const before = cache.version(parts);
   cache.forget('r', 1n, 'checks'); // the check_run webhook, while the read runs
-  cache.setRead(parts, 'checks', pending, before);
+  cache.set(parts, 'checks', pending, before);
   assert.equal(cache.fresh(parts, 'checks'), undefined, 'the stale read is not believed');
-  const after = cache.generation(parts);
-  cache.setRead(parts, 'checks', passed, after);
+  const after = cache.version(parts);
+  cache.set(parts, 'checks', passed, after);
   assert.deepEqual(cache.fresh(parts, 'checks'), passed);
 });
 
 test('a pull request read from the platform does not replace a newer one a webhook brought', () => {
   const cache = new SnapshotCache();
   const pull = (updatedAt: string, labels: string[]) => ({ number: 1n, updatedAt, labels }) as unknown as PullRequest;
-  cache.keepPull('r', pull('2024-05-03T12:00:05Z', ['ready']));
-  cache.keepPull('r', pull('2024-05-03T12:00:01Z', []));
+  cache.keepPull(cache.parts('r', 1n), pull('2024-05-03T12:00:05Z', ['ready']));
+  cache.keepPull(cache.parts('r', 1n), pull('2024-05-03T12:00:01Z', []));
   assert.deepEqual((cache.fresh(cache.parts('r', 1n), 'pull') as unknown as { labels: string[] }).labels, ['ready']);
-  cache.keepPull('r', pull('2024-05-03T12:00:09Z', ['ready', 'skip-ci']));
+  cache.keepPull(cache.parts('r', 1n), pull('2024-05-03T12:00:09Z', ['ready', 'skip-ci']));
   assert.deepEqual((cache.fresh(cache.parts('r', 1n), 'pull') as unknown as { labels: string[] }).labels, ['ready', 'skip-ci']);
 });

@@ -29,7 +29,8 @@ export function createAutomation(store: Store, platform: HostingPlatform | null,
     clock,
     // A new configuration in force: every open pull request is evaluated again, now.
     onChanged: async (repositoryId) => {
-      await store.rulesEngine.schedule(repositoryId, await store.pullRequests.open(repositoryId), new Date(clock()), undefined, new Date(clock()));
+      const now = new Date(clock());
+      await store.rulesEngine.schedule(repositoryId, await store.pullRequests.open(repositoryId), now, now);
       engine?.wake();
     },
   });

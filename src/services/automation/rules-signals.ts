@@ -28,8 +28,10 @@ export class RulesSignals {
     const repository = await store.repositories.identify(signal.repository.owner, signal.repository.name);
     if (!repository) return;
     const numbers = await this.concerned(repository, signal);
-    await store.rulesEngine.schedule(repository.id, numbers, this.dueAt(), undefined, new Date(this.clock()));
-    if (signal.kind === 'push' && touchesConfiguration(signal)) await store.rulesEngine.scheduleConfigurationRead(repository.id, this.dueAt());
+    // Asked at `now`: a pull request under evaluation meanwhile is evaluated again (RulesEngineQueries.schedule).
+    const now = new Date(this.now());
+    await store.rulesEngine.schedule(repository.id, numbers, this.dueAt(), now);
+    if (signal.kind === 'push' && touchesConfiguration(signal)) await store.rulesEngine.scheduleConfigurationRead(repository.id, this.dueAt(), undefined, now);
     if (numbers.length > 0 || signal.kind === 'push') this.deps.wake();
   }
 
@@ -53,10 +55,10 @@ export class RulesSignals {
   }
 
   private dueAt(): Date {
-    return new Date(this.clock() + (this.deps.coalesceMs ?? 1_000));
+    return new Date(this.now() + (this.deps.coalesceMs ?? 1_000));
   }
 
-  private clock(): number {
+  private now(): number {
     return (this.deps.clock ?? Date.now)();
   }
 }
@@ -64,7 +66,7 @@ export class RulesSignals {
 /** The payload's pull request, when it reads as one: a malformed one is simply not kept (the platform is read instead). */
 function keepPayload(cache: SnapshotCache, repositoryId: string, pull: Record<string, unknown>): void {
   try {
-    cache.keepPull(repositoryId, readPullRequest(pull));
+    cache.pullFromWebhook(repositoryId, readPullRequest(pull));
   } catch {
     // The evaluation reads the pull request from the platform.
   }

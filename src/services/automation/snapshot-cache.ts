@@ -28,8 +28,8 @@ const MAX_ENTRIES = 20_000;
 
 export class SnapshotCache {
   private readonly entries = new Map<string, CachedParts>();
-  /** Bumped by each `forget`: what a read begun before it found is stale, and is not kept. */
-  private readonly generations = new WeakMap<CachedParts, number>();
+  /** Per pull request, how many times a webhook said a part changed: a read that began before one is not kept. */
+  private readonly forgets = new WeakMap<CachedParts, number>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -56,34 +56,35 @@ export class SnapshotCache {
     return matches(value) ? value : undefined;
   }
 
-  set<K extends keyof CachedParts>(parts: CachedParts, part: K, value: NonNullable<CachedParts[K]>['value']): void {
-    (parts as Record<string, Timed<unknown>>)[part] = { value, at: this.clock() };
-  }
-
-  /** Taken before a platform read, given back to `setRead`. */
-  generation(parts: CachedParts): number {
-    return this.generations.get(parts) ?? 0;
+  /** What `set` is given as `readSince`: taken before a read of the platform begins. */
+  version(parts: CachedParts): number {
+    return this.forgets.get(parts) ?? 0;
   }
 
   /**
-   * What a platform read found, kept unless a webhook said the part changed while the read was
-   * under way (the read may predate the change: kept, it would be believed until its age limit).
+   * Keeps a part. A value read from the platform (`readSince` given) is dropped when a webhook said
+   * something changed while it was being read: it may predate that change, and the evaluation the
+   * webhook asked for must read again rather than find it.
    */
-  setRead<K extends keyof CachedParts>(parts: CachedParts, part: K, value: NonNullable<CachedParts[K]>['value'], generation: number): void {
-    if (this.generation(parts) === generation) this.set(parts, part, value);
+  set<K extends keyof CachedParts>(parts: CachedParts, part: K, value: NonNullable<CachedParts[K]>['value'], readSince?: number): void {
+    if (readSince !== undefined && readSince !== this.version(parts)) return;
+    (parts as Record<string, Timed<unknown>>)[part] = { value, at: this.clock() };
   }
 
-  /** A pull request as a webhook or a platform read gave it: kept unless the one known was updated later. */
-  keepPull(repositoryId: string, pull: PullRequest): void {
-    const parts = this.parts(repositoryId, pull.number);
+  /** A pull request (from a webhook, or read): kept unless the one known was updated later. */
+  keepPull(parts: CachedParts, pull: PullRequest): void {
     if (parts.pull && parts.pull.value.updatedAt > pull.updatedAt) return;
     this.set(parts, 'pull', pull);
+  }
+
+  pullFromWebhook(repositoryId: string, pull: PullRequest): void {
+    this.keepPull(this.parts(repositoryId, pull.number), pull);
   }
 
   forget(repositoryId: string, number: bigint, part: keyof CachedParts): void {
     const parts = this.entries.get(`${repositoryId}#${number}`);
     if (!parts) return;
     delete parts[part];
-    this.generations.set(parts, this.generation(parts) + 1);
+    this.forgets.set(parts, this.version(parts) + 1);
   }
 }

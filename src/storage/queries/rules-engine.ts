@@ -1,6 +1,6 @@
 // The rules engine's rows (migration 0040): what is due for evaluation and when, each pull
 // request's last evaluation, and the lease that lets one process evaluate a repository at a time.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -18,20 +18,17 @@ export class RulesEngineQueries {
 
   /**
    * Asks for an evaluation of each pull request at `dueAt`, or earlier if one is asked for already.
-   * `askedAt`, for an ask made by a change (a webhook, a new configuration): a row already due by
-   * then may be under evaluation, one that read the pull request before this change, and whose
-   * end (`done`) removes the rows due by the instant it read; so that row moves to `dueAt` and
-   * outlives it. Without `askedAt` (the engine's own timers and retries, after `done`) the earlier
-   * instant wins.
+   * A row already due when asked (`askedAt`, now) may be under evaluation from a snapshot read
+   * before this ask: it moves just past the instant the evaluation read, so the evaluation's
+   * `done` keeps it and the pull request is evaluated again, at once (a later instant could be put
+   * off forever by a stream of asks while the engine is busy).
    */
-  async schedule(repositoryId: string, numbers: readonly bigint[], dueAt: Date, db: Db = this.db, askedAt?: Date): Promise<void> {
+  async schedule(repositoryId: string, numbers: readonly bigint[], dueAt: Date, askedAt: Date = earliest(dueAt, new Date()), db: Db = this.db): Promise<void> {
     if (numbers.length === 0) return;
-    const earlier = sql<Date>`least(rule_evaluations_due.due_at, excluded.due_at)`;
-    const dueAtOnConflict = askedAt ? sql<Date>`case when rule_evaluations_due.due_at <= ${askedAt}::timestamptz then excluded.due_at else ${earlier} end` : earlier;
     await db
       .insertInto('rule_evaluations_due')
       .values(numbers.map((number) => ({ repository_id: repositoryId, number: number.toString(), due_at: dueAt })))
-      .onConflict((oc) => oc.columns(['repository_id', 'number']).doUpdateSet({ due_at: dueAtOnConflict }))
+      .onConflict((oc) => oc.columns(['repository_id', 'number']).doUpdateSet({ due_at: askedAgain(sql.ref('rule_evaluations_due.due_at'), askedAt) }))
       .execute();
   }
 
@@ -69,11 +66,12 @@ export class RulesEngineQueries {
     return all.length === 0 ? null : new Date(Math.min(...all.map((at) => at.getTime())));
   }
 
-  async scheduleConfigurationRead(repositoryId: string, dueAt: Date, db: Db = this.db): Promise<void> {
+  /** A read of the configuration file at `dueAt` (or earlier); a read due already is kept as `schedule` keeps an evaluation. */
+  async scheduleConfigurationRead(repositoryId: string, dueAt: Date, db: Db = this.db, askedAt: Date = earliest(dueAt, new Date())): Promise<void> {
     await db
       .insertInto('configuration_reads_due')
       .values({ repository_id: repositoryId, due_at: dueAt })
-      .onConflict((oc) => oc.column('repository_id').doUpdateSet({ due_at: sql`least(configuration_reads_due.due_at, excluded.due_at)` }))
+      .onConflict((oc) => oc.column('repository_id').doUpdateSet({ due_at: askedAgain(sql.ref('configuration_reads_due.due_at'), askedAt) }))
       .execute();
   }
 
@@ -129,4 +127,13 @@ export class RulesEngineQueries {
   async releaseLeases(holder: string): Promise<void> {
     await this.db.deleteFrom('rules_engine_leases').where('holder', '=', holder).execute();
   }
+}
+
+function earliest(a: Date, b: Date): Date {
+  return a.getTime() <= b.getTime() ? a : b;
+}
+
+/** The new instant of a row asked for again: the earlier of both, unless the row was due already (then just past it, due now). */
+function askedAgain(existing: RawBuilder<unknown>, askedAt: Date) {
+  return sql<Date>`case when ${existing} <= ${askedAt}::timestamptz then greatest(${existing} + interval '1 millisecond', ${askedAt}::timestamptz) else least(${existing}, excluded.due_at) end`;
 }
