@@ -42,6 +42,7 @@ function viewOf(state: QueueState, now: number, options: ViewOptions = {}): Queu
     batches: new Map(state.batches.map((batch) => [batch.id, { ...batch, finishedAt: null, frozenSince: null, frozenMs: 0, run: options.runs?.[batch.id] ?? null, cleaned: false }])),
     pulls: new Map(state.entries.map((entry) => [entry.number, facts(entry.number)])),
     checkDurations: options.durations ?? [],
+    conditions: new Map(),
   };
 }
 

@@ -25,6 +25,21 @@ export const QueuedPullRequestRule = Type.Object(
   { title: 'QueuedPullRequestRule', description: 'The queue rule of a queued pull request (the QueueRule shape)' },
 );
 
+/** DESIGN §14: a condition tree as the public API shows it (no pending: a pending node does not match and says so). */
+export const QueueConditionEvaluation = Type.Recursive(
+  (Self) =>
+    Type.Object({
+      match: Type.Boolean(),
+      label: Type.String({ description: 'The condition as written, or `all of`, `any of`, `not`' }),
+      description: Type.Union([Type.String(), Type.Null()]),
+      documentation_url: Type.Union([Type.String(), Type.Null()]),
+      schedule: Type.Union([Type.Object({ timezone: Type.String(), days: Type.Object({}, { additionalProperties: true }) }), Type.Null()]),
+      subconditions: Type.Array(Self),
+      evaluations: Type.Array(Type.Object({}, { additionalProperties: true })),
+    }),
+  { $id: 'QueueConditionEvaluationJsonSerialized', title: 'QueueConditionEvaluationJsonSerialized' },
+);
+
 export const MergeQueueMergeabilityCheck = Type.Object(
   {
     check_type: StringEnum(['in_place', 'draft_pr'] as const, { description: '`in_place`: checks run on the pull request itself; `draft_pr`: on a draft pull request of the batch' }),
@@ -34,7 +49,7 @@ export const MergeQueueMergeabilityCheck = Type.Object(
     ci_state: StringEnum(['pending', 'success', 'failed'] as const),
     state: StringEnum(['pending', 'success', 'failure'] as const, { description: 'The conclusion of the queue check' }),
     checks: Type.Array(QueueCheck, { description: 'The checks seen not to succeed; passing ones are only counted (the status’s checks_summary)' }),
-    conditions_evaluation: Type.Null({ description: 'Always null: queue conditions are not evaluated' }),
+    conditions_evaluation: Nullable(QueueConditionEvaluation, { description: "Its queue rule's queue_conditions and merge_conditions as the rules engine last evaluated them on the pull request; null when no configuration file governs, or before the first evaluation" }),
   },
   { title: 'MergeQueueMergeabilityCheck' },
 );

@@ -10,7 +10,7 @@ import type { QueueView } from '../../services/merge-queue/merge-queue-service.t
 import type { QueueCheck } from '../../domain/events/shapes/queue-check.ts';
 import { estimateBatches, type BatchTimes } from './estimates.ts';
 import { priorityRuleNameOf } from './public-pull-fields.ts';
-import type { MergeQueuePullRequest, PullRequestQueued, Queues } from './pull-shapes.ts';
+import type { MergeQueuePullRequest, PullRequestQueued, QueueConditionEvaluation, Queues } from './pull-shapes.ts';
 import { iso, runOf } from './render-status.ts';
 
 /** The numeric priorities of the public API for the three aliases. */
@@ -50,7 +50,7 @@ function checkOutcome(view: QueueView, batch: PlannedBatch | null) {
   return { stored, run, checkPull: run.checkPull, outcome } as const;
 }
 
-function mergeabilityCheck(view: QueueView, batch: PlannedBatch | null) {
+function mergeabilityCheck(view: QueueView, batch: PlannedBatch | null, entry: QueueEntry) {
   const check = checkOutcome(view, batch);
   if (!check) return null;
   return {
@@ -62,7 +62,7 @@ function mergeabilityCheck(view: QueueView, batch: PlannedBatch | null) {
     state: check.outcome,
     // The executor records them in the events' QueueCheck shape, whose states are the public ones.
     checks: check.run.unsuccessfulChecks as Static<typeof QueueCheck>[],
-    conditions_evaluation: null,
+    conditions_evaluation: (view.conditions.get(entry.number) ?? null) as Static<typeof QueueConditionEvaluation> | null,
   };
 }
 
@@ -90,7 +90,7 @@ export function renderQueuedPull(view: QueueView, entry: QueueEntry, times: Read
     queue_rule_name: entry.queueRule,
     checks_timeout_at: iso(batchTimes?.checksTimeoutAt),
     queue_rule: ruleOf(view, entry),
-    mergeability_check: mergeabilityCheck(view, batch),
+    mergeability_check: mergeabilityCheck(view, batch, entry),
   };
 }
 

@@ -58,6 +58,8 @@ export interface QueueView {
   pulls: ReadonlyMap<bigint, QueuedPullFacts>;
   /** Recent check durations (ms), newest first, for estimates. */
   checkDurations: readonly number[];
+  /** Each queued pull request's queue rule conditions as the rules engine last evaluated them (public JSON). */
+  conditions: ReadonlyMap<bigint, unknown>;
 }
 
 export class MergeQueueService {
@@ -173,7 +175,8 @@ export class MergeQueueService {
       const plan = session ? session.plan() : planQueue(state, now);
       const pulls = session?.pulls ?? new Map<bigint, QueuedPullFacts>();
       const checkDurations = queue ? await this.store.mergeQueues.recentCheckDurations(queue.id, 20, trx) : [];
-      return { repository, queue, baseRef, config, holds, state, plan, now, batches: session?.batches ?? new Map(), pulls, checkDurations };
+      const conditions = await this.store.rulesEngine.queueConditions(repository.id, state.entries.map((entry) => ({ number: entry.number, rule: entry.queueRule })), trx);
+      return { repository, queue, baseRef, config, holds, state, plan, now, batches: session?.batches ?? new Map(), pulls, checkDurations, conditions };
     });
   }
 

@@ -109,6 +109,23 @@ export class RulesEngineQueries {
       .execute();
   }
 
+  /**
+   * For queued pull requests, their queue rule's conditions as last evaluated (the public JSON the
+   * rules engine stored), when that evaluation was of the rule they are queued under.
+   */
+  async queueConditions(repositoryId: string, entries: readonly { number: bigint; rule: string }[], db: Db = this.db): Promise<Map<bigint, unknown>> {
+    const found = new Map<bigint, unknown>();
+    if (entries.length === 0) return found;
+    const rules = new Map(entries.map((entry) => [entry.number, entry.rule]));
+    const rows = await db.selectFrom('pull_rule_states').select(['number', 'summary']).where('repository_id', '=', repositoryId).where('number', 'in', entries.map((entry) => entry.number.toString())).execute();
+    for (const row of rows) {
+      const queue = (JSON.parse(row.summary) as { queue?: { rule?: unknown; conditions_evaluation?: unknown } | null }).queue;
+      const number = BigInt(row.number);
+      if (queue && queue.rule === rules.get(number) && queue.conditions_evaluation) found.set(number, queue.conditions_evaluation);
+    }
+    return found;
+  }
+
   /** Takes or renews the repository's lease for `holder`; false when another process holds it. */
   async claimLease(repositoryId: string, holder: string, until: Date, now: Date): Promise<boolean> {
     const result = await this.db
