@@ -88,7 +88,11 @@ for (const backend of await backends()) {
       const pulls: { number: bigint }[] = [];
       for (let i = 1; i <= 6; i++) pulls.push(await t.hosting.openPullRequest({ repo, changes: { [`f${i}.txt`]: `${i}\n` }, author: 'alice' }));
       await t.hosting.webhooks.settled();
+      // Entered while paused, so that no batch starts before all six are queued (a slow machine
+      // would otherwise start a batch of one between two entries).
+      assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/pause`, { body: { reason: 'filling' } })).status, 200);
       for (const pull of pulls) assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/pull/${pull.number}`, { body: {} })).status, 202);
+      assert.equal((await t.request('DELETE', `/v1/repos/${repo}/merge-queue/pause`)).status, 204);
       try {
         await until('every pull request merged', async () => pulls.every((pull) => t.hosting.pullRequest(repo, pull.number).merged), 120_000);
       } finally {
@@ -111,6 +115,7 @@ for (const backend of await backends()) {
       t.hosting.grant(repo, 'alice', 'write');
       t.hosting.grant(repo, QUEUE_BOT, 'write');
       assert.equal((await t.request('PUT', `/v1/admin/repos/${repo}`)).status, 201);
+      assert.equal((await t.request('PUT', `/v1/products/${repo}`, { body: { products: ['merge_queue'] } })).status, 204);
       const body = { merge_queue: { mode: 'serial', max_parallel_checks: 2, skip_intermediate_results: true }, queue_rules: [{ name: 'default', batch_size: 1, batch_max_wait_time: 0 }] };
       assert.equal((await t.request('PUT', `/v1/repos/${repo}/merge-queue/configuration`, { body })).status, 200);
       // The first batch's checks never end; the second's, holding both, pass.

@@ -5,6 +5,7 @@
 // at a time, and a dead holder's lease expires. Everything due is a row, so a restart loses
 // nothing: what was due is still due.
 import { randomUUID } from 'node:crypto';
+import { WakeableSleep } from '../wakeable-sleep.ts';
 import { HostingFailure } from '../../hosting/hosting-failure.ts';
 import type { RepositoryIdentity } from '../../storage/queries/repositories.ts';
 import type { Store } from '../../storage/store.ts';
@@ -44,8 +45,7 @@ export class RulesEngine {
   private readonly clock: () => number;
   private loop: Promise<void> | null = null;
   private stopping = false;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly pause = new WakeableSleep();
   private backoffUntil = 0;
 
   constructor(private readonly options: RulesEngineOptions) {
@@ -58,13 +58,12 @@ export class RulesEngine {
   }
 
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wakeUp?.();
+    this.pause.wake();
     await this.loop;
     await this.options.store.rulesEngine.releaseLeases(this.holder).catch(() => undefined);
   }
@@ -161,20 +160,7 @@ export class RulesEngine {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wakeUp = null;
-        self.woken = false;
-        resolve();
-      }
-      this.wakeUp = done;
-    });
+    return this.pause.sleep(ms);
   }
+
 }

@@ -3,6 +3,7 @@
 // by the holder of its lease, renewed between steps; a holder that dies loses it when it expires
 // (leaseMs), and another process takes the queue over at its next tick.
 import { randomUUID } from 'node:crypto';
+import { WakeableSleep } from '../../wakeable-sleep.ts';
 import type { HostingPlatform } from '../../../hosting/hosting-platform.ts';
 import { HostingFailure } from '../../../hosting/hosting-failure.ts';
 import type { Store } from '../../../storage/store.ts';
@@ -32,8 +33,7 @@ export class MergeQueueExecutor {
   private readonly log: NonNullable<ExecutorOptions['log']>;
   private loop: Promise<void> | null = null;
   private stopping = false;
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly pause = new WakeableSleep();
   /** Repositories whose running checks are read at the next pass (a check webhook arrived). */
   private readonly urgent = new Set<string>();
   private backoffUntil = 0;
@@ -51,14 +51,13 @@ export class MergeQueueExecutor {
   /** Runs a pass soon; `repositoryId` also has its running checks read at once. */
   wake(repositoryId?: string): void {
     if (repositoryId) this.urgent.add(repositoryId);
-    this.woken = true;
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   /** Finishes the step in progress, stops, and gives up its leases so another process takes over at once. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wakeUp?.();
+    this.pause.wake();
     await this.loop;
     await this.options.store.mergeQueues.releaseLease(this.holder).catch(() => undefined);
   }
@@ -110,20 +109,6 @@ export class MergeQueueExecutor {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wakeUp = null;
-        self.woken = false;
-        resolve();
-      }
-      this.wakeUp = done;
-    });
+    return this.pause.sleep(ms);
   }
 }
