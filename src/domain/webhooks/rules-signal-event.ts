@@ -35,8 +35,20 @@ const checkPush = payloadCheck(
   }),
 );
 
-/** The payload's signal, or null for events the rules engine does not look at. */
+/**
+ * The payload's signal, or null for events the rules engine does not look at, and for payloads
+ * that lack what it reads: the merge queue's reading of the same webhook decides what is a 422
+ * (DESIGN §4: an action it does not handle is a 204), the engine only loses a hint.
+ */
 export function parseRulesSignal(event: string, payload: unknown): RulesSignal | null {
+  try {
+    return signalOf(event, payload);
+  } catch {
+    return null;
+  }
+}
+
+function signalOf(event: string, payload: unknown): RulesSignal | null {
   switch (event) {
     case 'pull_request':
     case 'pull_request_review': {

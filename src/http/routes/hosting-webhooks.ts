@@ -126,7 +126,7 @@ export const hostingWebhookRoutes: FastifyPluginAsyncTypebox<HostingWebhookOptio
     const { 'x-github-event': event, 'x-github-delivery': delivery } = request.headers;
     const payload = decodePayload(request);
     const parsed = parseHostingEvent(event, payload);
-    // Read before anything is applied, so a payload the engine cannot read is a 422 that changed nothing.
+    // Read before anything is applied; a payload it cannot read only loses the engine a hint.
     const rulesSignal = rules ? parseRulesSignal(event, payload) : null;
     refuseTooOld(parsed, now(), maxAgeSeconds);
     const digest = digests.get(request)!.body.digest('hex');
