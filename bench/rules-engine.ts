@@ -126,8 +126,10 @@ async function latencyCase(world: RulesWorld, ci: Parameters<typeof sendChanges>
   const logIndex = world.platform.requestLog.length;
   const evaluationsBefore = world.switchyard.calls.evaluations.length;
   const cpuBefore = process.cpuUsage();
+  const profiling = process.env.RULES_BENCH_PROFILE ? await startProfile() : null;
   const changes = await sendChanges(world, ci, pulls, { ratePerSecond: rate, seconds, drainMs: 0, seed: Number(args.seed) });
   await engineIdle(world, 5 * 60_000);
+  if (profiling) await profiling(`${process.env.RULES_BENCH_PROFILE}-${backend}-${coalesceMs}.cpuprofile`);
   const cpu = process.cpuUsage(cpuBefore);
   const cpuMsPerChange = (cpu.user + cpu.system) / 1000 / changes.length;
   const evaluations = world.switchyard.calls.evaluations.slice(evaluationsBefore);
@@ -152,6 +154,21 @@ async function configCase(world: RulesWorld, backend: Backend, label: string, vi
   const result = await changeConfiguration(world, pulls, visible, 30 * 60_000);
   console.log(`  ${backend}, configuration change (${label}): ${result.evaluations.length} evaluations in ${fmt(result.evaluatedMs / 1000, 1)} s, ${result.summaryWrites} Summary writes; load ${load()}`);
   return { backend, label, visible, result };
+}
+
+/** RULES_BENCH_PROFILE=path: a CPU profile of this process over the changes of each latency case. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 function mean(values: number[]): number {
