@@ -75,6 +75,8 @@ interface LatencyRow {
   coalesceMs: number;
   samples: ChangeLatency[];
   evaluations: EvaluationCalls[];
+  /** This process's CPU time (Switchyard, the fake platform, PGlite) per change, webhooks and drain included. */
+  cpuMsPerChange: number;
 }
 interface ConfigRow {
   backend: Backend;
@@ -98,20 +100,18 @@ for (const backend of backends) {
     const first = world.switchyard.calls.evaluations;
     setupRows.push({ backend, text: `${pulls.length} pull requests opened in ${((opened - began) / 1000).toFixed(1)} s; their first evaluations (nothing cached) done ${((Date.now() - opened) / 1000).toFixed(1)} s later: ${first.length} evaluations, ${fmt(mean(first.map((e) => e.reads)), 1)} snapshot reads and ${fmt(mean(first.map((e) => e.reads + e.lookups)), 1)} GETs each (mean), ${fmt(percentile(first.map((e) => e.ms), 50))} ms each (p50)` });
     console.log(`\n${backend}: ${setupRows.at(-1)!.text}; load ${load()}`);
-    const ci = world.platform.createApp('bench-ci');
-    if (only.has('latency')) {
-      for (const coalesceMs of windows) latencyRows.push(await latencyCase(world, ci, backend, coalesceMs, pulls.slice(0, pullCount)));
-    }
     if (only.has('config')) {
-      // With the snapshot cache warm (every pull request evaluated since the start), then cold.
-      await world.start({ coalesceMs: windows[0]!, ...settings });
-      await evaluateAll(world, pulls, 30 * 60_000);
+      // Warm: every pull request was just evaluated by this Switchyard; cold: one just restarted.
       configRows.push(await configCase(world, backend, 'warm, no Summary changes', false, pulls));
       configRows.push(await configCase(world, backend, 'warm, every Summary changes', true, pulls));
       await world.start({ coalesceMs: windows[0]!, ...settings });
       configRows.push(await configCase(world, backend, 'cold, no Summary changes', false, pulls));
       await world.start({ coalesceMs: windows[0]!, ...settings });
       configRows.push(await configCase(world, backend, 'cold, every Summary changes', true, pulls));
+    }
+    const ci = world.platform.createApp('bench-ci');
+    if (only.has('latency')) {
+      for (const coalesceMs of windows) latencyRows.push(await latencyCase(world, ci, backend, coalesceMs, pulls.slice(0, pullCount)));
     }
     if (world.engineErrors.length) console.log(`  engine errors: ${world.engineErrors.length}, first: ${world.engineErrors[0]}`);
   } finally {
@@ -125,8 +125,13 @@ async function latencyCase(world: RulesWorld, ci: Parameters<typeof sendChanges>
   await evaluateAll(world, pulls, 10 * 60_000);
   const logIndex = world.platform.requestLog.length;
   const evaluationsBefore = world.switchyard.calls.evaluations.length;
+  const cpuBefore = process.cpuUsage();
+  const profiling = process.env.RULES_BENCH_PROFILE ? await startProfile() : null;
   const changes = await sendChanges(world, ci, pulls, { ratePerSecond: rate, seconds, drainMs: 0, seed: Number(args.seed) });
   await engineIdle(world, 5 * 60_000);
+  if (profiling) await profiling(`${process.env.RULES_BENCH_PROFILE}-${backend}-${coalesceMs}.cpuprofile`);
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerChange = (cpu.user + cpu.system) / 1000 / changes.length;
   const evaluations = world.switchyard.calls.evaluations.slice(evaluationsBefore);
   const samples = latencies(world, changes, logIndex, evaluations);
   const shown = samples.flatMap((s) => (s.summaryMs === null ? [] : [s.summaryMs]));
@@ -142,13 +147,28 @@ async function latencyCase(world: RulesWorld, ci: Parameters<typeof sendChanges>
       for (const w of writes.filter((w) => w.head === c.pull.head)) console.log(`      write +${w.at - changes[0]!.at} ${ticked(w.summary, c.condition)}`);
     }
   }
-  return { backend, coalesceMs, samples, evaluations };
+  return { backend, coalesceMs, samples, evaluations, cpuMsPerChange };
 }
 
 async function configCase(world: RulesWorld, backend: Backend, label: string, visible: boolean, pulls: ScenePull[]): Promise<ConfigRow> {
   const result = await changeConfiguration(world, pulls, visible, 30 * 60_000);
   console.log(`  ${backend}, configuration change (${label}): ${result.evaluations.length} evaluations in ${fmt(result.evaluatedMs / 1000, 1)} s, ${result.summaryWrites} Summary writes; load ${load()}`);
   return { backend, label, visible, result };
+}
+
+/** RULES_BENCH_PROFILE=path: a CPU profile of this process over the changes of each latency case. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 function mean(values: number[]): number {
@@ -173,8 +193,8 @@ console.log(`\nLoad average ${loadBefore} → ${load()}`);
 const results: BenchResult[] = [];
 if (latencyRows.length) {
   console.log(`\n1–2. Webhook to Summary: ${rate} changes/s (label ready added/removed, check run ${'ci/test'} completed) across ${pullCount} pull requests for ${seconds} s; ms from the change on the platform`);
-  console.log('| backend | coalesce ms | changes | never shown | webhooks answered p50 / p99 | Summary shown p50 | p99 | max | target p50 < 300, p99 < 1000 | evaluations | snapshot reads / eval p50 / mean | GETs / eval p50 / mean | writes / eval | eval ms p50 / p99 | of which platform p50 |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  console.log('| backend | coalesce ms | changes | never shown | webhooks answered p50 / p99 | Summary shown p50 | p99 | max | target p50 < 300, p99 < 1000 | evaluations | snapshot reads / eval p50 / mean | GETs / eval p50 / mean | writes / eval | eval ms p50 / p99 | of which platform p50 | CPU ms / change |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of latencyRows) {
     const shown = row.samples.flatMap((s) => (s.summaryMs === null ? [] : [s.summaryMs]));
     const hooks = row.samples.flatMap((s) => (s.webhookMs === null ? [] : [s.webhookMs]));
@@ -184,7 +204,7 @@ if (latencyRows.length) {
     const verdict = missed === 0 && p50 < 300 && p99 < 1000 ? 'met' : 'MISSED';
     const ms = row.evaluations.map((e) => e.ms);
     const platformMs = row.evaluations.map((e) => e.platformMs);
-    console.log(`| ${row.backend} | ${row.coalesceMs} | ${row.samples.length} | ${missed}${superseded ? ` (+${superseded} superseded)` : ''} | ${p(hooks, 50)} / ${p(hooks, 99)} | ${fmt(p50)} | ${fmt(p99)} | ${p(shown, 100)} | ${verdict} | ${row.evaluations.length} | ${readsCells(row.evaluations)} | ${p(ms, 50)} / ${p(ms, 99)} | ${p(platformMs, 50)} |`);
+    console.log(`| ${row.backend} | ${row.coalesceMs} | ${row.samples.length} | ${missed}${superseded ? ` (+${superseded} superseded)` : ''} | ${p(hooks, 50)} / ${p(hooks, 99)} | ${fmt(p50)} | ${fmt(p99)} | ${p(shown, 100)} | ${verdict} | ${row.evaluations.length} | ${readsCells(row.evaluations)} | ${p(ms, 50)} / ${p(ms, 99)} | ${p(platformMs, 50)} | ${fmt(row.cpuMsPerChange, 1)} |`);
     results.push({ backend: row.backend, case: `webhook to Summary, coalesce ${row.coalesceMs} ms`, metrics: { 'p50 ms': p50, 'p99 ms': p99, 'never shown': missed, 'GETs/eval p50': percentile(row.evaluations.map((e) => e.reads + e.lookups), 50), 'snapshot reads/eval mean': mean(row.evaluations.map((e) => e.reads)) }, verdict });
   }
 }

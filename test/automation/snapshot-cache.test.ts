@@ -5,18 +5,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SnapshotCache } from '../../src/services/automation/snapshot-cache.ts';
 
-const checks = (state: 'success' | 'failure') => ({ sha: 'a'.repeat(40), checks: [{ name: 'ci', state }] });
+const runs = (state: 'success' | 'failure') => ({ sha: 'a'.repeat(40), checks: [{ name: 'ci', state }] });
 
 test('a part read across a webhook that changed it is not kept; one read after is', () => {
   const cache = new SnapshotCache(() => 0);
   const parts = cache.parts('r', 1n);
   const since = cache.version(parts);
-  // The read is under way when the check_run webhook arrives.
-  cache.forget('r', 1n, 'checks');
-  cache.set(parts, 'checks', checks('failure'), since);
-  assert.equal(cache.fresh(parts, 'checks'), undefined);
-  cache.set(parts, 'checks', checks('success'), cache.version(parts));
-  assert.deepEqual(cache.fresh(parts, 'checks'), checks('success'));
+  // The read of the check runs is under way when a check_run webhook arrives.
+  cache.forget('r', 1n, 'runs');
+  cache.set(parts, 'runs', runs('failure'), since);
+  assert.equal(cache.fresh(parts, 'runs'), undefined);
+  cache.set(parts, 'runs', runs('success'), cache.version(parts));
+  assert.deepEqual(cache.fresh(parts, 'runs'), runs('success'));
 });
 
 test('a pull request read from the platform does not replace a newer one a webhook brought meanwhile', () => {

@@ -12,8 +12,8 @@ import { isOwnCheck } from '../rules/own-checks.ts';
 export type RulesSignal =
   /** Something about these pull requests changed; `pull` is the payload's pull request object, when it has one. */
   | { kind: 'pulls'; repository: Repository; numbers: bigint[]; pull?: Record<string, unknown>; reviewsChanged?: boolean }
-  /** A check or status changed on a commit: the pull requests whose head it is. */
-  | { kind: 'head'; repository: Repository; sha: string }
+  /** A check run (`runs`) or a commit status (`statuses`) changed on a commit: the pull requests whose head it is. */
+  | { kind: 'head'; repository: Repository; sha: string; checks: 'runs' | 'statuses' }
   /** A branch moved: pull requests on it as their base; the configuration when it is the default branch and the file may have changed. */
   | { kind: 'push'; repository: Repository; branch: string; after: string; defaultBranch: string | null; files: string[] | null };
 
@@ -64,12 +64,12 @@ function signalOf(event: string, payload: unknown): RulesSignal | null {
     case 'check_run': {
       const { check_run: run, repository } = checkRun(payload);
       // Switchyard's own check runs (the Summary…) are no input of the rules: writing one must not evaluate again.
-      return run.name !== undefined && isOwnCheck(run.name) ? null : headOf(run.head_sha, repository);
+      return run.name !== undefined && isOwnCheck(run.name) ? null : headOf(run.head_sha, repository, 'runs');
     }
     case 'check_suite':
-      return headOf(checkSuite(payload).check_suite.head_sha, checkSuite(payload).repository);
+      return headOf(checkSuite(payload).check_suite.head_sha, checkSuite(payload).repository, 'runs');
     case 'status':
-      return headOf(checkStatus(payload).sha, checkStatus(payload).repository);
+      return headOf(checkStatus(payload).sha, checkStatus(payload).repository, 'statuses');
     case 'push':
       return pushOf(checkPush(payload));
     default:
@@ -77,8 +77,8 @@ function signalOf(event: string, payload: unknown): RulesSignal | null {
   }
 }
 
-function headOf(sha: string, repository: { name: string; owner: { login: string } }): RulesSignal {
-  return { kind: 'head', repository: repositoryOf(repository), sha: sha.toLowerCase() };
+function headOf(sha: string, repository: { name: string; owner: { login: string } }, checks: 'runs' | 'statuses'): RulesSignal {
+  return { kind: 'head', repository: repositoryOf(repository), sha: sha.toLowerCase(), checks };
 }
 
 function pushOf(push: ReturnType<typeof checkPush>): RulesSignal | null {

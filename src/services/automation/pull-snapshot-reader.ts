@@ -44,17 +44,18 @@ export class PullSnapshotReader {
     const known = pull;
     // The parts do not depend on each other: read at once, an evaluation with nothing cached waits
     // for one round trip to the platform instead of five.
-    const [checks, reviews, files, commits, behind] = await Promise.all([
-      parts.has('checks') ? this.part(cached, 'checks', (v) => v.sha === sha, counter, 2, async () => ({ sha, checks: await this.checks(repo, sha) })) : null,
+    const [runs, statuses, reviews, files, commits, behind] = await Promise.all([
+      parts.has('checks') ? this.part(cached, 'runs', (v) => v.sha === sha, counter, 1, async () => ({ sha, checks: checkSnapshots(await this.platform.checkRuns(repo, sha), []) })) : null,
+      parts.has('checks') ? this.part(cached, 'statuses', (v) => v.sha === sha, counter, 1, async () => ({ sha, checks: checkSnapshots([], (await this.platform.combinedStatus(repo, sha)).statuses) })) : null,
       parts.has('reviews') ? this.part(cached, 'reviews', () => true, counter, 1, async () => reviewSnapshots(await this.platform.reviews(repo, number))) : [],
       parts.has('files') ? this.part(cached, 'files', (v) => v.sha === sha, counter, 1, async () => ({ sha, ...fileSnapshots(await this.platform.pullRequestFiles(repo, number)) })) : null,
       parts.has('commits') ? this.part(cached, 'commits', (v) => v.sha === sha, counter, 1, async () => ({ sha, ...coAuthorsOf(await this.platform.pullRequestCommits(repo, number), known.author) })) : null,
       parts.has('behind') ? this.part(cached, 'behind', (v) => v.head === sha && v.base === known.base.sha, counter, 1, async () => ({ head: sha, base: known.base.sha, behind: (await this.platform.compare(repo, known.head.sha, known.base.ref)).aheadBy })) : null,
     ]);
-    return snapshotOf(repo, pull, { checks: checks?.checks ?? [], reviews, files, commits, behind: behind?.behind ?? null }, facts);
+    return snapshotOf(repo, pull, { checks: withRunsFirst(statuses?.checks ?? [], runs?.checks ?? []), reviews, files, commits, behind: behind?.behind ?? null }, facts);
   }
 
-  private async part<K extends 'checks' | 'reviews' | 'files' | 'commits' | 'behind'>(cached: ReturnType<SnapshotCache['parts']>, part: K, matches: (value: any) => boolean, counter: ReadCounter, cost: number, read: () => Promise<any>): Promise<any> {
+  private async part<K extends 'runs' | 'statuses' | 'reviews' | 'files' | 'commits' | 'behind'>(cached: ReturnType<SnapshotCache['parts']>, part: K, matches: (value: any) => boolean, counter: ReadCounter, cost: number, read: () => Promise<any>): Promise<any> {
     const known = this.cache.fresh(cached, part, matches);
     if (known !== undefined) return known;
     counter.reads += cost;
@@ -63,11 +64,13 @@ export class PullSnapshotReader {
     this.cache.set(cached, part, value, since);
     return value;
   }
+}
 
-  private async checks(repo: RepositoryRef, sha: string): Promise<CheckSnapshot[]> {
-    const [runs, combined] = await Promise.all([this.platform.checkRuns(repo, sha), this.platform.combinedStatus(repo, sha)]);
-    return checkSnapshots(runs, combined.statuses);
-  }
+/** One state per name; a check run and a status of the same name: the check run (as checkSnapshots). */
+function withRunsFirst(statuses: readonly CheckSnapshot[], runs: readonly CheckSnapshot[]): CheckSnapshot[] {
+  const byName = new Map<string, CheckSnapshot>();
+  for (const check of [...statuses, ...runs]) byName.set(check.name, check);
+  return [...byName.values()];
 }
 
 interface ReadParts {

@@ -45,7 +45,7 @@ export class RulesSignals {
         return signal.numbers;
       case 'head': {
         const numbers = await store.pullRequests.openWithHead(repositoryId, signal.sha);
-        for (const number of numbers) cache.forget(repositoryId, number, 'checks');
+        for (const number of numbers) cache.forget(repositoryId, number, signal.checks);
         return numbers;
       }
       case 'push':

@@ -1,7 +1,7 @@
 // What the platform said of each pull request, kept between evaluations so an evaluation reads
 // only what changed (issue 30: platform reads per evaluation at p50 ≤ 2). Each part is keyed by
-// what makes it stale: files and commits by head (a commit never changes), checks by head until
-// a check webhook on that head, reviews until a review webhook, commits behind by head and base,
+// what makes it stale: files and commits by head (a commit never changes), check runs and
+// statuses by head until a check_run/check_suite or a status webhook on that head, reviews until a review webhook, commits behind by head and base,
 // the pull request itself until a pull_request webhook brings a newer one. Per process, bounded;
 // a lost webhook costs a stale part until the part's age limit, never a wrong merge: the merge
 // queue reads checks itself before it merges.
@@ -15,7 +15,9 @@ interface Timed<T> {
 
 export interface CachedParts {
   pull?: Timed<PullRequest>;
-  checks?: Timed<{ sha: string; checks: CheckSnapshot[] }>;
+  /** Check runs and commit statuses apart: a check_run webhook makes only the runs stale. */
+  runs?: Timed<{ sha: string; checks: CheckSnapshot[] }>;
+  statuses?: Timed<{ sha: string; checks: CheckSnapshot[] }>;
   reviews?: Timed<ReviewSnapshot[]>;
   files?: Timed<{ sha: string; files: FileSnapshot[] | null; added: number | null; deleted: number | null }>;
   commits?: Timed<{ sha: string; coAuthors: string[]; linear: boolean }>;
