@@ -14,12 +14,12 @@ test('a read begun before a webhook forgot the part is not kept; one begun after
   const cache = new SnapshotCache();
   const parts = cache.parts('r', 1n);
   const before = cache.version(parts);
-  cache.forget('r', 1n, 'checks'); // the check_run webhook, while the read runs
-  cache.set(parts, 'checks', pending, before);
-  assert.equal(cache.fresh(parts, 'checks'), undefined, 'the stale read is not believed');
+  cache.forget('r', 1n, 'runs'); // the check_run webhook, while the read runs
+  cache.set(parts, 'runs', pending, before);
+  assert.equal(cache.fresh(parts, 'runs'), undefined, 'the stale read is not believed');
   const after = cache.version(parts);
-  cache.set(parts, 'checks', passed, after);
-  assert.deepEqual(cache.fresh(parts, 'checks'), passed);
+  cache.set(parts, 'runs', passed, after);
+  assert.deepEqual(cache.fresh(parts, 'runs'), passed);
 });
 
 test('a pull request read from the platform does not replace a newer one a webhook brought', () => {
