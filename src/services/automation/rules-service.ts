@@ -43,6 +43,8 @@ export class RulesService implements RulesWork {
   readonly counters: RulesCounters = { evaluations: 0, platformReads: 0, written: 0, unchanged: 0, refused: 0 };
   private readonly reader: PullSnapshotReader;
   private readonly teams: TeamDirectory;
+  /** Heads whose `Configuration changed` check was written, with the file in force it compared to. */
+  private readonly configurationChecked = new Map<string, string>();
 
   constructor(private readonly deps: RulesServiceDeps) {
     this.reader = new PullSnapshotReader(deps.platform, deps.cache);
@@ -125,12 +127,19 @@ export class RulesService implements RulesWork {
 
   /** The pull request's version of the file: valid or not, and what it changes; it applies only once merged. */
   private async reportConfigurationChange(repository: RepositoryIdentity, repo: RepositoryRef, snapshot: PullRequestSnapshot, sha: string, counter: ReadCounter): Promise<void> {
-    const path = snapshot.files?.find((file) => (CONFIGURATION_PATHS as readonly string[]).includes(file.path) && file.status !== 'removed')?.path ?? null;
-    counter.reads++;
-    const content = path ? await this.deps.platform.fileContent(repo, path, sha) : null;
     const inForce = await this.deps.configurations.inForce(repository);
+    // What the check says depends on the head's file and the file in force only: once written for
+    // both, a check run or label on the pull request costs no read of the file and no write.
+    const key = `${repository.id}#${sha}`;
+    const against = inForce.source?.sha ?? 'none';
+    if (this.configurationChecked.get(key) === against) return;
+    const path = snapshot.files?.find((file) => (CONFIGURATION_PATHS as readonly string[]).includes(file.path) && file.status !== 'removed')?.path ?? null;
+    if (path) counter.reads++;
+    const content = path ? await this.deps.platform.fileContent(repo, path, sha) : null;
     const candidate = content?.kind === 'file' ? await this.deps.configurations.validateCandidate(repository, content.content, path!) : null;
     await postCheck(this.deps.platform, repo, sha, configurationChangedReport(path, content?.kind ?? 'removed', candidate, inForce), this.counters);
+    if (this.configurationChecked.size >= 10_000) this.configurationChecked.clear();
+    this.configurationChecked.set(key, against);
   }
 
   private async scopes(repositoryId: string, number: bigint): Promise<readonly string[] | null> {
